@@ -1,0 +1,84 @@
+"""tooldrop: drop files into a folder, get tools an LLM agent can call.
+
+The public API lives here; everything else is private (``_modules``) or a documented plugin
+module (:mod:`tooldrop.hookspecs`, :mod:`tooldrop.approval`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._cancel import CancelToken
+from ._convert import converter, json_type_name, problems_from_error, structure
+from ._errors import (
+    InvalidArgumentsError,
+    PluginError,
+    RenderError,
+    ToolDropError,
+    UnknownToolError,
+)
+from ._host import ToolHost
+from ._model import (
+    Approval,
+    Decision,
+    LoadResult,
+    Mode,
+    Origin,
+    Problem,
+    Scope,
+    Severity,
+    ToolCall,
+    ToolDir,
+    ToolResult,
+    ToolSpec,
+)
+from ._output import DEFAULT_OUTPUT_LIMIT, join_truncated, split_budget, truncate, truncation_marker
+from ._pattern import compile_pattern
+from ._plugins import PluginInfo
+from ._schema import validate_args
+from ._tool import Tool
+from .hookspecs import hookimpl
+
+__all__ = [
+    "DEFAULT_OUTPUT_LIMIT",
+    "Approval",
+    "CancelToken",
+    "Decision",
+    "InvalidArgumentsError",
+    "LoadResult",
+    "Mode",
+    "Origin",
+    "PluginError",
+    "PluginInfo",
+    "Problem",
+    "RenderError",
+    "Scope",
+    "Severity",
+    "Tool",
+    "ToolCall",
+    "ToolDir",
+    "ToolDropError",
+    "ToolHost",
+    "ToolResult",
+    "ToolSpec",
+    "UnknownToolError",
+    "compile_pattern",
+    "converter",
+    "hookimpl",
+    "join_truncated",
+    "json_type_name",
+    "problems_from_error",
+    "split_budget",
+    "structure",
+    "truncate",
+    "truncation_marker",
+    "validate_args",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import version
+
+        return version("tooldrop-core")
+    raise AttributeError(f"module 'tooldrop' has no attribute {name!r}")

@@ -1,0 +1,172 @@
+"""Discovery: scan the tools directories, ask the loaders, fill the registry."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ._model import SCOPES, LoadResult, Origin, Problem, Scope, ToolDir, ToolSpec
+from ._registry import Registry
+from ._tool import to_spec
+
+if TYPE_CHECKING:
+    from ._host import ToolHost
+
+__all__ = ["discover", "load_paths"]
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _ordered_dirs(host: ToolHost) -> list[ToolDir]:
+    dirs = [ToolDir(path=host.personal_tools_dir, scope="personal")]
+    try:
+        for extra in host.hook.tooldrop_tool_dirs(host=host):
+            dirs.extend(extra or ())
+    except Exception as exc:  # noqa: BLE001 - a plugin's failure is reported, not raised.
+        host._load_problems.append(Problem(message=f"tooldrop_tool_dirs failed: {_describe(exc)}"))
+    dirs.append(ToolDir(path=host.project_tools_dir, scope="project"))
+    rank = {scope: index for index, scope in enumerate(SCOPES)}
+    return sorted(dirs, key=lambda d: rank[d.scope])  # sorted() is stable within a scope
+
+
+def _scan_dir(host: ToolHost, tool_dir: ToolDir) -> Iterator[tuple[Path, LoadResult]]:
+    try:
+        with os.scandir(tool_dir.path) as it:
+            entries = sorted(it, key=lambda entry: entry.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return  # no tools directory is the normal case, not an error
+    except OSError as exc:
+        problem = Problem(path=tool_dir.path, message=f"cannot read tools directory: {exc.strerror}")
+        yield tool_dir.path, LoadResult(problems=[problem])
+        return
+    load_file = host.hook.tooldrop_load_file
+    for entry in entries:
+        try:
+            if not entry.is_file():  # follows symlinks, like the reference
+                continue
+        except OSError:
+            continue
+        path = Path(entry.path)
+        try:
+            result = load_file(path=path, scope=tool_dir.scope, host=host)
+        except Exception as exc:  # noqa: BLE001 - one broken loader call must not stop the scan.
+            problem = Problem(path=path, message=f"loader crashed: {_describe(exc)}")
+            result = LoadResult(problems=[problem])
+        if result is not None:
+            yield path, result
+
+
+def _plugin_tools(host: ToolHost) -> Iterator[tuple[ToolSpec | None, Problem | None]]:
+    """Call each ``tooldrop_register_tools`` implementation on its own, to stamp its tools."""
+    for impl in host.hook.tooldrop_register_tools.get_hookimpls():
+        plugin = impl.plugin_name
+        registered: list[Any] = []
+        kwargs = {"register": registered.append, "host": host}
+        try:
+            impl.function(**{name: kwargs[name] for name in impl.argnames})
+        except Exception as exc:  # noqa: BLE001 - keep what it registered, report the rest.
+            message = f"tooldrop_register_tools failed: {_describe(exc)}"
+            yield None, Problem(field=f"plugin {plugin}", message=message)
+        for obj in registered:
+            origin = Origin(source=f"entrypoint:{plugin}", scope="plugin")
+            try:
+                yield to_spec(obj, origin=origin), None
+            except Exception as exc:  # noqa: BLE001 - a malformed tool is a problem, not a crash.
+                yield None, Problem(field=f"plugin {plugin}", message=_describe(exc))
+
+
+def _validate(host: ToolHost, spec: ToolSpec) -> tuple[bool, list[Problem]]:
+    try:
+        found = [p for group in host.hook.tooldrop_validate_spec(spec=spec, host=host) for p in group or ()]
+    except Exception as exc:  # noqa: BLE001 - a failing linter is reported, the tool still checked.
+        where = spec.origin
+        found = [Problem(path=where.path, line=where.line, message=f"validate_spec failed: {_describe(exc)}")]
+    return not any(p.severity == "error" for p in found), found
+
+
+class _Collector:
+    """Feeds loaded tools through ``tooldrop_validate_spec`` into a registry, keeping order."""
+
+    def __init__(self, host: ToolHost) -> None:
+        self.host = host
+        self.registry = Registry(
+            reserved=host.reserved_names, disabled=host.disabled_tools, prefixes=host.name_prefixes
+        )
+        self.problems: list[Problem] = []
+
+    def admit(self, specs: Iterable[ToolSpec]) -> None:
+        for spec in specs:
+            ok, found = _validate(self.host, spec)
+            self.problems.extend(found)
+            if ok:
+                self.registry.add(spec)
+                # Keep problems in load order: a duplicate is reported beside its file's errors.
+                self.problems.extend(self.registry.problems)
+                self.registry.problems.clear()
+
+
+def discover(host: ToolHost, last_good: dict[Path, LoadResult]) -> tuple[Registry, list[Problem]]:
+    """Load every tool the plugins and directories provide into a fresh registry.
+
+    ``last_good`` maps each file to its last load that produced tools; a file that now fails
+    keeps those tools (and says so), so an edit in progress does not make a tool vanish.
+    """
+    collector = _Collector(host)
+    for spec, problem in _plugin_tools(host):
+        if problem is not None:
+            collector.problems.append(problem)
+        if spec is not None:
+            collector.admit([spec])
+
+    for tool_dir in _ordered_dirs(host):
+        for path, result in _scan_dir(host, tool_dir):
+            collector.problems.extend(result.problems)
+            failed = any(p.severity == "error" for p in result.problems)
+            if result.tools:
+                last_good[path] = result
+            elif failed and path in last_good:
+                note = "this file no longer loads; keeping its last good version until it is fixed"
+                collector.problems.append(Problem(path=path, message=note, severity="warning"))
+                result = last_good[path]
+            collector.admit(result.tools)
+    return collector.registry, collector.problems
+
+
+def load_paths(host: ToolHost, paths: Iterable[str | os.PathLike[str]]) -> tuple[Registry, list[Problem]]:
+    """Load just these files and directories (``tooldrop check PATH...``), not the usual dirs.
+
+    A path under the project's tools dir loads with scope ``project``, anything else with
+    scope ``personal``.
+    """
+    collector = _Collector(host)
+    project_tools = host.project_tools_dir.resolve()
+    for raw in paths:
+        path = Path(raw).absolute()
+        resolved = path.resolve()
+        inside = resolved == project_tools or project_tools in resolved.parents
+        scope: Scope = "project" if inside else "personal"
+        if path.is_dir():
+            results = list(_scan_dir(host, ToolDir(path=path, scope=scope)))
+        elif path.is_file():
+            results = [(path, _load_one(host, path, scope))]
+        else:
+            results = [(path, LoadResult(problems=[Problem(path=path, message="no such file or directory")]))]
+        for _, result in results:
+            collector.problems.extend(result.problems)
+            collector.admit(result.tools)
+    return collector.registry, collector.problems
+
+
+def _load_one(host: ToolHost, path: Path, scope: Scope) -> LoadResult:
+    try:
+        result = host.hook.tooldrop_load_file(path=path, scope=scope, host=host)
+    except Exception as exc:  # noqa: BLE001 - reported like a scan would report it.
+        return LoadResult(problems=[Problem(path=path, message=f"loader crashed: {_describe(exc)}")])
+    if result is None:
+        message = "no loader handles this kind of file (is the plugin for it installed?)"
+        return LoadResult(problems=[Problem(path=path, message=message, severity="warning")])
+    return result

@@ -1,0 +1,357 @@
+"""``ToolHost``: the one object a host app talks to."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import inspect
+import os
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import pluggy
+
+from ._cancel import CancelToken
+from ._discover import discover
+from ._errors import InvalidArgumentsError, RenderError, UnknownToolError
+from ._grants import GrantStore
+from ._model import MODES, LoadResult, Mode, Problem, ToolCall, ToolResult, ToolSpec
+from ._output import DEFAULT_OUTPUT_LIMIT
+from ._pipeline import AskCallback, prepare, run_prepared
+from ._plugins import PluginInfo, PluginSet
+from ._schema import SchemaValidation, apply_defaults, drop_null_optionals
+
+__all__ = ["ToolHost", "config_dir_for", "load_plugin_set"]
+
+#: Calls running at once from ``acall`` / ``call_many`` before more wait for a free worker.
+MAX_CONCURRENT_CALLS = 64
+
+
+def config_dir_for(app: str, user_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The personal config dir: ``user_dir``, else ``$<APP>_CONFIG_DIR``, else the platform's."""
+    if user_dir is not None:
+        return Path(user_dir).expanduser().absolute()
+    env = os.environ.get(f"{app.upper().replace('-', '_')}_CONFIG_DIR")
+    if env:
+        return Path(env).expanduser().absolute()
+    return Path(platformdirs.user_config_dir(app, appauthor=False))
+
+
+def load_plugin_set(plugins: Iterable[object] | None = None) -> PluginSet:
+    """The core's own plugins plus ``plugins``, or the installed entry points when ``None``."""
+    plugin_set = PluginSet()
+    # The core's own JSON Schema check is part of the contract, not an optional plugin.
+    plugin_set.add_builtin(SchemaValidation(), "tooldrop.schema")
+    if plugins is None:
+        plugin_set.load_entry_points()
+    else:
+        plugin_set.load_explicit(plugins)
+    plugin_set.finish()
+    return plugin_set
+
+
+class ToolHost:
+    """Loads plugins, discovers tools, and runs calls through the pipeline.
+
+    :param project_dir: The project root; its tools live in ``.<app>/tools/``.
+    :param user_dir: The personal config dir (default: ``$<APP>_CONFIG_DIR`` or the platform's
+        user config dir for ``app``); personal tools live in its ``tools/``.
+    :param app: Names the folders: ``app="nanocoder"`` reads a Nanocoder project as it is.
+    :param mode: ``normal``, ``auto-accept``, ``architect``, ``yolo``, ``plan`` or ``headless``.
+    :param plugins: Compose exactly these plugins (modules or objects) and load no entry
+        points; ``None`` loads the installed ``tooldrop`` entry points.
+    :param always_allow: Tool names that skip the approval prompt wherever they are available.
+    :param disabled_tools: Tool names that are never loaded.
+    :param reserved_names: Names the host uses itself (its built-in and MCP tools); a tool
+        that claims one is refused.
+    :param output_limit: Characters of output the model sees per call.
+    :param name_prefixes: Prefix per tool source; Python module tools are exposed as
+        ``custom__<name>`` by default.
+    """
+
+    def __init__(
+        self,
+        project_dir: str | os.PathLike[str] = ".",
+        user_dir: str | os.PathLike[str] | None = None,
+        app: str = "tooldrop",
+        mode: Mode = "normal",
+        plugins: Iterable[object] | None = None,
+        always_allow: Iterable[str] = (),
+        disabled_tools: Iterable[str] = (),
+        reserved_names: Iterable[str] = (),
+        output_limit: int = DEFAULT_OUTPUT_LIMIT,
+        name_prefixes: Mapping[str, str] | None = None,
+        *,
+        _plugin_set: PluginSet | None = None,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}; expected one of: {', '.join(MODES)}")
+        self.project_dir = Path(project_dir).resolve()
+        self.app = app
+        self.config_dir = config_dir_for(app, user_dir)
+        self.mode: Mode = mode
+        self.always_allow = frozenset(always_allow)
+        self.disabled_tools = frozenset(disabled_tools)
+        self.reserved_names = frozenset(reserved_names)
+        self.output_limit = output_limit
+        self.name_prefixes = {"python": "custom__"} if name_prefixes is None else dict(name_prefixes)
+        self.grants = GrantStore(self.config_dir / "grants.json")
+
+        # The CLI passes the plugin set it loaded to find plugin commands, so it loads once.
+        self._plugins = _plugin_set or load_plugin_set(plugins)
+
+        self._lock = threading.RLock()
+        self._registry: Any = None
+        self._load_problems: list[Problem] = []
+        self._last_good: dict[Path, LoadResult] = {}
+        self._executor: concurrent.futures.ThreadPoolExecutor | None = None
+
+    # -- places -------------------------------------------------------------------------
+
+    @property
+    def project_tools_dir(self) -> Path:
+        return self.project_dir / f".{self.app}" / "tools"
+
+    @property
+    def personal_tools_dir(self) -> Path:
+        return self.config_dir / "tools"
+
+    @property
+    def cache_dir(self) -> Path:
+        """Where plugins may cache derived data (honours ``XDG_CACHE_HOME``)."""
+        return Path(platformdirs.user_cache_dir(self.app, appauthor=False))
+
+    # -- plugins ------------------------------------------------------------------------
+
+    @property
+    def plugin_manager(self) -> pluggy.PluginManager:
+        return self._plugins.pm
+
+    @property
+    def hook(self) -> Any:
+        """``host.hook.tooldrop_<name>(...)``: call a hook on every registered plugin."""
+        return self._plugins.pm.hook
+
+    def register(self, plugin: object, name: str | None = None) -> str:
+        """Add a plugin on top of those loaded; tools are re-discovered on next use.
+
+        :raises PluginError: when the plugin implements an unknown hook or a wrong signature.
+        """
+        registered = self._plugins.register(plugin, name)
+        with self._lock:
+            self._registry = None
+        return registered
+
+    def unregister(self, plugin: object) -> None:
+        """Remove a plugin (object or name) again."""
+        if isinstance(plugin, str):
+            self._plugins.pm.unregister(name=plugin)
+        else:
+            self._plugins.pm.unregister(plugin)
+        with self._lock:
+            self._registry = None
+
+    def plugins(self) -> list[PluginInfo]:
+        """Every plugin tried: loaded ones with their hooks and versions, failed ones with why."""
+        return list(self._plugins.infos)
+
+    # -- tools --------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        """Scan again. A file that now fails keeps its last good tools until it is fixed."""
+        with self._lock:
+            self._load_problems = []
+            registry, problems = discover(self, self._last_good)
+            self._load_problems.extend(problems)
+            self._registry = registry
+
+    def _loaded(self) -> Any:
+        registry = self._registry
+        if registry is None:
+            with self._lock:
+                if self._registry is None:
+                    self.reload()
+                registry = self._registry
+        return registry
+
+    def all_tools(self) -> list[ToolSpec]:
+        """Every loaded tool, including those hidden in the current mode."""
+        return list(self._loaded())
+
+    def tools(self) -> list[ToolSpec]:
+        """The tools available in this mode (disabled and mode-hidden tools left out)."""
+        return [spec for spec in self._loaded() if self.is_available(spec)]
+
+    def is_available(self, spec: ToolSpec) -> bool:
+        try:
+            available = self.hook.tooldrop_available(spec=spec, host=self)
+        except Exception:  # noqa: BLE001 - when the policy cannot say, do not offer the tool.
+            return False
+        return available is not False
+
+    def get(self, name: str) -> ToolSpec | None:
+        """The loaded tool called ``name`` (available in this mode or not), or ``None``."""
+        spec: ToolSpec | None = self._loaded().get(name)
+        return spec
+
+    def problems(self) -> list[Problem]:
+        """Every plugin and load problem, each with its file and line when it has one."""
+        self._loaded()
+        return [*self._plugins.problems, *self._load_problems]
+
+    # -- calls --------------------------------------------------------------------------
+
+    def render(self, name: str, args: Mapping[str, Any] | None = None) -> str:
+        """The exact script a call would run. Nothing is approved or executed.
+
+        :raises UnknownToolError: no such tool.
+        :raises InvalidArgumentsError: the arguments do not meet the schema.
+        :raises RenderError: the tool is not rendered (Python tools), or refuses the values.
+        """
+        spec = self.get(name)
+        if spec is None:
+            raise UnknownToolError(name)
+        current = drop_null_optionals(spec, args or {})
+        messages = [
+            message
+            for group in self.hook.tooldrop_validate_args(spec=spec, args=current, host=self)
+            for message in group or ()
+        ]
+        if messages:
+            raise InvalidArgumentsError(messages)
+        call = ToolCall(spec=spec, args=apply_defaults(spec, current), mode=self.mode)
+        script = self.hook.tooldrop_render(call=call, host=self)
+        if script is None:
+            raise RenderError(f'"{name}" is a {spec.runner} tool; it runs without a script')
+        return str(script)
+
+    def call(
+        self,
+        name: str,
+        args: Mapping[str, Any] | None = None,
+        *,
+        ask: AskCallback | None = None,
+        cancel: CancelToken | None = None,
+    ) -> ToolResult:
+        """Validate, approve and run one call; every failure is an error result, never raised.
+
+        :param ask: Answers the prompt when approval says *ask*: ``ask(call)`` returns
+            ``True``/``False`` or a :class:`Decision`. Without it the ``tooldrop_ask`` hook
+            is asked; with no answer the call is denied.
+        :param cancel: Set it (from another thread) to stop the call and kill its processes.
+        """
+        return run_prepared(self, prepare(self, name, args, ask=ask, cancel=cancel))
+
+    async def acall(
+        self,
+        name: str,
+        args: Mapping[str, Any] | None = None,
+        *,
+        ask: Any = None,
+        cancel: CancelToken | None = None,
+    ) -> ToolResult:
+        """:meth:`call`, awaitable. Cancelling the awaiting task cancels the call.
+
+        ``ask`` may be a coroutine function here; it runs on the caller's event loop.
+        """
+        token = cancel or CancelToken()
+        loop = asyncio.get_running_loop()
+        sync_ask = None if ask is None else _on_loop(ask, loop)
+        future = loop.run_in_executor(
+            self._pool(), lambda: self.call(name, args, ask=sync_ask, cancel=token)
+        )
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            token.cancel()
+            # Give the backend the moment it needs to kill the process tree, then go.
+            await asyncio.wait([future], timeout=10)
+            raise
+
+    def call_many(
+        self,
+        calls: Sequence[tuple[str, Mapping[str, Any] | None]],
+        *,
+        ask: AskCallback | None = None,
+    ) -> list[ToolResult]:
+        """Run several calls, in order; consecutive read-only calls run at the same time.
+
+        Approval happens first, one call after another (a person answers prompts in order);
+        then each run of consecutive approved read-only calls executes concurrently. Results
+        come back in the order of ``calls``.
+        """
+        prepared = [prepare(self, name, args, ask=ask) for name, args in calls]
+        results: list[ToolResult | None] = [None] * len(prepared)
+        batch: list[int] = []
+
+        def flush() -> None:
+            if len(batch) == 1:
+                results[batch[0]] = run_prepared(self, prepared[batch[0]])
+            elif batch:
+                futures = {i: self._pool().submit(run_prepared, self, prepared[i]) for i in batch}
+                for i, future in futures.items():
+                    results[i] = future.result()
+            batch.clear()
+
+        for index, item in enumerate(prepared):
+            if item.call is not None and item.call.spec.read_only:
+                batch.append(index)
+                continue
+            flush()
+            results[index] = run_prepared(self, item)
+        flush()
+        return [r for r in results if r is not None]
+
+    async def acall_many(
+        self, calls: Sequence[tuple[str, Mapping[str, Any] | None]], *, ask: AskCallback | None = None
+    ) -> list[ToolResult]:
+        """:meth:`call_many`, awaitable."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._pool(), lambda: self.call_many(calls, ask=ask)
+        )
+
+    def _pool(self) -> concurrent.futures.ThreadPoolExecutor:
+        if self._executor is None:
+            with self._lock:
+                if self._executor is None:
+                    self._executor = concurrent.futures.ThreadPoolExecutor(
+                        MAX_CONCURRENT_CALLS, thread_name_prefix="tooldrop-call"
+                    )
+        return self._executor
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop the worker threads (running calls finish first)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
+
+    def __enter__(self) -> ToolHost:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<ToolHost project={str(self.project_dir)!r} app={self.app!r} mode={self.mode!r}>"
+
+
+def _on_loop(ask: Any, loop: asyncio.AbstractEventLoop) -> AskCallback:
+    """Wrap an ask callback so a worker thread can call it, running coroutines on ``loop``."""
+
+    def sync_ask(call: ToolCall) -> Any:
+        answer = ask(call)
+        if inspect.isawaitable(answer):
+            return asyncio.run_coroutine_threadsafe(_await(answer), loop).result()
+        return answer
+
+    return sync_ask
+
+
+async def _await(awaitable: Any) -> Any:
+    return await awaitable
+

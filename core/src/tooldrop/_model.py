@@ -1,0 +1,226 @@
+"""The tool model every plugin speaks: frozen, slotted, keyword-only attrs classes.
+
+The classes are deliberately dumb. Loading, validation and policy live in plugins and in the
+host; the model only carries values and formats them for people.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from attrs import field, frozen
+
+from ._cancel import CancelToken
+
+__all__ = [
+    "Approval",
+    "Decision",
+    "LoadResult",
+    "Mode",
+    "Origin",
+    "Problem",
+    "Scope",
+    "Severity",
+    "ToolCall",
+    "ToolDir",
+    "ToolResult",
+    "ToolSpec",
+]
+
+#: Where a tool came from: the project's tools dir, the personal config dir, or a pip plugin.
+Scope = Literal["project", "personal", "plugin"]
+#: When a call needs a person's approval (DESIGN §7.1).
+Approval = Literal["never", "always", "destructive"]
+#: The host's approval mode. ``architect`` behaves as ``auto-accept``.
+Mode = Literal["normal", "auto-accept", "architect", "yolo", "plan", "headless"]
+#: How bad a :class:`Problem` is. Only ``error`` keeps a tool from loading.
+Severity = Literal["error", "warning", "info"]
+
+SCOPES: tuple[Scope, ...] = ("plugin", "personal", "project")
+APPROVALS: tuple[Approval, ...] = ("never", "always", "destructive")
+MODES: tuple[Mode, ...] = ("normal", "auto-accept", "architect", "yolo", "plan", "headless")
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+
+
+def _as_path(value: str | os.PathLike[str] | None) -> Path | None:
+    return None if value is None else Path(value)
+
+
+@frozen(kw_only=True)
+class Origin:
+    """Where a tool was defined, for listings, error messages, grants and trust."""
+
+    #: ``markdown``, ``python``, or ``entrypoint:<plugin>`` for tools a plugin registered.
+    source: str
+    scope: Scope
+    path: Path | None = field(default=None, converter=_as_path)
+    #: 1-based line of the definition in ``path``, when known.
+    line: int | None = None
+    #: A hex digest of what defines the tool (the file's bytes for file tools). Editing the
+    #: definition changes it, which voids remembered grants and project trust.
+    content_hash: str = ""
+
+    def describe(self) -> str:
+        """``markdown (project)``: the short form used in listings."""
+        return f"{self.source} ({self.scope})"
+
+
+@frozen(kw_only=True)
+class ToolSpec:
+    """One loaded tool: everything needed to list, export, approve and run it."""
+
+    #: The name the model calls, after any host prefix (``custom__weather``).
+    name: str
+    description: str
+    #: A JSON Schema for the arguments; always ``{"type": "object", ...}``. Treat as read-only.
+    input_schema: Mapping[str, Any] = field(hash=False)
+    approval: Approval = "always"
+    read_only: bool = False
+    #: Always ask, whatever the mode or remembered grants; never remembered.
+    requires_approval: bool = False
+    timeout_ms: int = 30_000
+    #: Working directory, relative to the project root; may use ``${VAR}``.
+    cwd: str | None = None
+    env: Mapping[str, str] = field(factory=dict, hash=False)
+    #: ``bash``, ``sh`` or ``cmd.exe``; ``None`` lets the backend choose.
+    shell: str | None = None
+    origin: Origin
+    #: Which backend runs the tool: ``shell`` for rendered scripts, ``python`` for callables.
+    runner: str
+    #: The runner's own data: a template for ``shell``, a callable for ``python``.
+    payload: Any = field(default=None, hash=False, repr=False)
+
+    @property
+    def parameters(self) -> Mapping[str, Any]:
+        """The schema's ``properties``, in declaration order."""
+        props = self.input_schema.get("properties")
+        return props if isinstance(props, Mapping) else {}
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        req = self.input_schema.get("required")
+        return tuple(req) if isinstance(req, list | tuple) else ()
+
+
+@frozen(kw_only=True)
+class Problem:
+    """Something wrong with a tool file, a plugin or a tool, with where it is."""
+
+    message: str
+    path: Path | None = field(default=None, converter=_as_path)
+    #: 1-based line in ``path``, when known.
+    line: int | None = None
+    #: Dotted path of the offending field (``parameters.namespace.pattern``); ``""`` for the file.
+    field: str = ""
+    severity: Severity = "error"
+
+    def location(self, relative_to: Path | None = None) -> str:
+        """``path:line`` (``path`` relative to ``relative_to`` when it is inside it)."""
+        if self.path is None:
+            return ""
+        shown: Path | str = self.path
+        if relative_to is not None:
+            try:
+                shown = self.path.relative_to(relative_to)
+            except ValueError:
+                shown = self.path
+        return f"{shown}:{self.line}" if self.line else str(shown)
+
+    def format(self, relative_to: Path | None = None) -> str:
+        """``file:line: field: message``, leaving out the parts that are unknown."""
+        parts = [p for p in (self.location(relative_to), self.field) if p]
+        return ": ".join([*parts, self.message])
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+@frozen(kw_only=True)
+class ToolDir:
+    """A directory of tool files and the scope its tools get."""
+
+    path: Path = field(converter=Path)
+    scope: Scope
+
+
+@frozen(kw_only=True)
+class LoadResult:
+    """What a loader made of one file: any number of tools and problems."""
+
+    tools: tuple[ToolSpec, ...] = field(default=(), converter=tuple)
+    problems: tuple[Problem, ...] = field(default=(), converter=tuple)
+
+
+@frozen(kw_only=True)
+class ToolCall:
+    """One call on its way through the pipeline."""
+
+    spec: ToolSpec
+    #: Validated arguments with defaults applied. Treat as read-only.
+    args: Mapping[str, Any] = field(hash=False)
+    #: The exact script a shell backend will run; ``None`` for tools that are not rendered.
+    script: str | None = None
+    mode: Mode = "normal"
+    #: Set when the call is cancelled or times out; backends stop the work when it is.
+    cancel: CancelToken = field(factory=CancelToken, eq=False, hash=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+
+@frozen(kw_only=True)
+class Decision:
+    """An approval decision. Build one with :meth:`allow`, :meth:`deny` or :meth:`ask`."""
+
+    outcome: Literal["allow", "deny", "ask"]
+    reason: str = ""
+    #: Remember an ``allow`` for this tool's name and content hash ("always allow").
+    remember: bool = False
+    #: Arguments a person edited at the prompt; the call is validated, rendered and approved
+    #: again with them.
+    args: Mapping[str, Any] | None = field(default=None, hash=False)
+
+    @classmethod
+    def allow(cls, reason: str = "", *, remember: bool = False) -> Decision:
+        return cls(outcome="allow", reason=reason, remember=remember)
+
+    @classmethod
+    def deny(cls, reason: str = "denied") -> Decision:
+        return cls(outcome="deny", reason=reason)
+
+    @classmethod
+    def ask(cls, reason: str = "") -> Decision:
+        return cls(outcome="ask", reason=reason)
+
+    @classmethod
+    def edit(cls, args: Mapping[str, Any]) -> Decision:
+        """A person changed the arguments: validate, render and ask again."""
+        return cls(outcome="ask", reason="arguments edited", args=dict(args))
+
+    @property
+    def allowed(self) -> bool:
+        return self.outcome == "allow"
+
+
+@frozen(kw_only=True)
+class ToolResult:
+    """What the model sees, and what the host may want to know about how it came about."""
+
+    #: The text for the model (already within the host's ``output_limit``).
+    text: str
+    is_error: bool = False
+    exit_code: int | None = None
+    timed_out: bool = False
+    truncated: bool = False
+    #: The call never ran because approval was refused.
+    denied: bool = False
+    #: Wall-clock seconds from the call to its result.
+    duration: float = 0.0
+
+    @classmethod
+    def error(cls, text: str, **kwargs: Any) -> ToolResult:
+        return cls(text=text, is_error=True, **kwargs)

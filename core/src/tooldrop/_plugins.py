@@ -1,0 +1,227 @@
+"""Plugin loading: entry points one by one, failures isolated and reported.
+
+``pluggy.PluginManager.load_setuptools_entrypoints`` stops at the first plugin whose import
+raises, which makes one broken plugin break every command (llm #1280). We iterate the entry
+points ourselves instead.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import sys
+import types
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import pluggy
+from attrs import field, frozen
+
+from . import hookspecs
+from ._errors import PluginError
+from ._model import Problem
+
+__all__ = ["PluginInfo", "PluginSet", "env_flag"]
+
+ENTRY_POINT_GROUP = "tooldrop"
+
+
+def env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+@frozen(kw_only=True)
+class PluginInfo:
+    """One plugin as ``tooldrop plugins`` reports it."""
+
+    name: str
+    #: ``builtin`` (part of the core), ``entrypoint``, ``explicit`` (passed to
+    #: ``ToolHost(plugins=...)``) or ``registered`` (``ToolHost.register``).
+    origin: str
+    module: str = ""
+    distribution: str | None = None
+    version: str | None = None
+    hooks: tuple[str, ...] = field(default=(), converter=tuple)
+    #: Why the plugin failed to load; ``None`` when it is loaded.
+    error: str | None = None
+
+    @property
+    def loaded(self) -> bool:
+        return self.error is None
+
+
+def _module_name(plugin: object) -> str:
+    if isinstance(plugin, types.ModuleType):
+        return plugin.__name__
+    return f"{type(plugin).__module__}.{type(plugin).__qualname__}"
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+class PluginSet:
+    """The host's plugin manager plus a record of what loaded and what failed."""
+
+    def __init__(self) -> None:
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+        self.pm.add_hookspecs(hookspecs)
+        self.infos: list[PluginInfo] = []
+        self.problems: list[Problem] = []
+        self.strict = env_flag("TOOLDROP_STRICT_PLUGINS")
+        if env_flag("TOOLDROP_TRACE_PLUGINS"):
+            self._enable_tracing()
+
+    # -- loading -----------------------------------------------------------------------
+
+    def load_entry_points(self) -> None:
+        """Load the ``tooldrop`` entry points that ``TOOLDROP_PLUGINS`` selects (all if unset)."""
+        selected = os.environ.get("TOOLDROP_PLUGINS")
+        wanted = None if selected is None else {n.strip() for n in selected.split(",") if n.strip()}
+        found: set[str] = set()
+        entry_points = sorted(
+            importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name
+        )
+        for ep in entry_points:
+            if wanted is not None and ep.name not in wanted:
+                continue
+            found.add(ep.name)
+            dist = getattr(ep, "dist", None)
+            dist_name = dist.metadata["Name"] if dist is not None else None
+            version = dist.version if dist is not None else None
+            try:
+                plugin = ep.load()
+            except Exception as exc:  # noqa: BLE001 - any import failure is this plugin's problem.
+                self._failed(ep.name, "entrypoint", ep.value, dist_name, version, exc)
+                continue
+            self._add(plugin, ep.name, "entrypoint", dist_name, version)
+        for missing in sorted((wanted or set()) - found):
+            message = f"TOOLDROP_PLUGINS names {missing!r}, but no installed plugin has that name"
+            self.problems.append(Problem(field=f"plugin {missing}", message=message, severity="warning"))
+
+    def load_explicit(self, plugins: Iterable[object]) -> None:
+        for plugin in plugins:
+            name = _module_name(plugin) if isinstance(plugin, types.ModuleType) else None
+            self._add(plugin, name, "explicit", None, None)
+
+    def add_builtin(self, plugin: object, name: str) -> None:
+        """Register one of the core's own plugins (always present, whatever is selected)."""
+        version = None
+        try:
+            version = importlib.metadata.version("tooldrop-core")
+        except importlib.metadata.PackageNotFoundError:  # running from a source tree
+            pass
+        self._add(plugin, name, "builtin", "tooldrop-core", version)
+
+    def register(self, plugin: object, name: str | None = None) -> str:
+        """Register one more plugin; raise :class:`PluginError` when it is not valid."""
+        strict, self.strict = self.strict, True
+        try:
+            return self._add(plugin, name, "registered", None, None) or ""
+        finally:
+            self.strict = strict
+
+    def _add(
+        self,
+        plugin: object,
+        name: str | None,
+        origin: str,
+        dist: str | None,
+        version: str | None,
+    ) -> str | None:
+        module = _module_name(plugin)
+        try:
+            registered = self.pm.register(plugin, name=name)
+            if registered is None:
+                raise PluginError(f"plugin {name or module!r} is blocked or already registered")
+            self._check_hooks(plugin)
+        except Exception as exc:  # noqa: BLE001 - a bad plugin must not take the others down.
+            if self.pm.is_registered(plugin):
+                self.pm.unregister(plugin)
+            self._failed(name or module, origin, module, dist, version, exc)
+            return None
+        hooks = tuple(sorted(caller.name for caller in self.pm.get_hookcallers(plugin) or ()))
+        self.infos.append(
+            PluginInfo(
+                name=registered,
+                origin=origin,
+                module=module,
+                distribution=dist,
+                version=version,
+                hooks=hooks,
+            )
+        )
+        return registered
+
+    def _check_hooks(self, plugin: object) -> None:
+        """Refuse a plugin that implements a hook no spec declares (a misspelled name)."""
+        for caller in self.pm.get_hookcallers(plugin) or ():
+            if caller.spec is not None:
+                continue
+            for impl in caller.get_hookimpls():
+                if impl.plugin is plugin and not impl.optionalhook:
+                    raise PluginError(
+                        f"unknown hook {caller.name!r}: no such hook in tooldrop.hookspecs "
+                        "(misspelled? see `tooldrop plugins` for the hooks that exist)"
+                    )
+
+    def _failed(
+        self,
+        name: str,
+        origin: str,
+        module: str,
+        dist: str | None,
+        version: str | None,
+        exc: BaseException,
+    ) -> None:
+        if self.strict:
+            raise PluginError(f"plugin {name!r} failed to load: {_describe(exc)}") from exc
+        self.infos.append(
+            PluginInfo(
+                name=name,
+                origin=origin,
+                module=module,
+                distribution=dist,
+                version=version,
+                error=_describe(exc),
+            )
+        )
+        self.problems.append(
+            Problem(field=f"plugin {name}", message=f"failed to load: {_describe(exc)}")
+        )
+
+    def finish(self) -> None:
+        # Every plugin was checked on its own already; this is the belt to those braces.
+        self.pm.check_pending()
+
+    # -- introspection -----------------------------------------------------------------
+
+    def plugin_name(self, plugin: object) -> str:
+        return self.pm.get_name(plugin) or _module_name(plugin)
+
+    def _enable_tracing(self) -> None:
+        def before(
+            hook_name: str, impls: Sequence[pluggy.HookImpl], kwargs: Mapping[str, Any]
+        ) -> None:
+            names = ", ".join(impl.plugin_name for impl in impls) or "no implementations"
+            shown = ", ".join(f"{k}={_short(v)}" for k, v in kwargs.items())
+            print(f"[tooldrop] {hook_name}({shown}) -> [{names}]", file=sys.stderr)
+
+        def after(
+            outcome: pluggy.Result[Any],
+            hook_name: str,
+            impls: Sequence[pluggy.HookImpl],
+            kwargs: Mapping[str, Any],
+        ) -> None:
+            if outcome.exception is not None:
+                shown = _describe(outcome.exception)
+            else:
+                shown = _short(outcome.get_result())
+            print(f"[tooldrop] {hook_name} => {shown}", file=sys.stderr)
+
+        self.pm.add_hookcall_monitoring(before, after)
+
+
+def _short(value: object, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,173 @@
+"""Argument validation against a tool's JSON Schema, with messages in the reference style.
+
+``jsonschema`` is imported on the first validation, not when tooldrop is imported: listing
+tools never needs it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ._convert import json_type_name
+from ._pattern import compile_pattern
+from .hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
+
+    from ._model import ToolSpec
+
+__all__ = ["apply_defaults", "drop_null_optionals", "validate_args"]
+
+_MAX_CACHED = 4096
+# id(schema) -> (schema, validator). The schema is kept so its id cannot be reused.
+_validators: dict[int, tuple[Mapping[str, Any], Validator]] = {}
+_validator_class: Any = None
+
+
+def _get_validator_class() -> Any:
+    global _validator_class  # noqa: PLW0603 - built once, on first use, to keep imports lazy.
+    if _validator_class is None:
+        from jsonschema import validators
+        from jsonschema.exceptions import ValidationError
+
+        def pattern(validator: Any, patrn: str, instance: Any, schema: Any) -> Any:
+            if validator.is_type(instance, "string") and not compile_pattern(patrn).search(
+                instance
+            ):
+                yield ValidationError(f"{instance!r} does not match {patrn!r}")
+
+        base = validators.Draft202012Validator
+        _validator_class = validators.extend(base, {"pattern": pattern})
+    return _validator_class
+
+
+def _validator_for(schema: Mapping[str, Any]) -> Validator:
+    cached = _validators.get(id(schema))
+    if cached is not None and cached[0] is schema:
+        return cached[1]
+    if len(_validators) >= _MAX_CACHED:
+        _validators.clear()
+    validator = _get_validator_class()(schema)
+    _validators[id(schema)] = (schema, validator)
+    return validator  # type: ignore[no-any-return]  # jsonschema's classes are untyped.
+
+
+def _admits_null(schema: object) -> bool:
+    if not isinstance(schema, Mapping):
+        return True
+    kind = schema.get("type")
+    if kind is None:
+        return True
+    return kind == "null" or (isinstance(kind, list) and "null" in kind)
+
+
+def drop_null_optionals(spec: ToolSpec, args: Mapping[str, Any]) -> dict[str, Any]:
+    """Treat ``null`` as "not given" for parameters whose schema does not allow null.
+
+    Models often send ``null`` for an optional parameter they mean to leave out (OpenAI's strict
+    mode even asks for it); the reference treats such a value as absent, and so do we.
+    """
+    props = spec.parameters
+    return {
+        key: value
+        for key, value in args.items()
+        if value is not None or key not in props or _admits_null(props[key])
+    }
+
+
+def apply_defaults(spec: ToolSpec, args: Mapping[str, Any]) -> dict[str, Any]:
+    """Fill in each omitted parameter that declares a ``default``."""
+    filled = dict(args)
+    for key, prop in spec.parameters.items():
+        if key not in filled and isinstance(prop, Mapping) and "default" in prop:
+            default = prop["default"]
+            filled[key] = copy.deepcopy(default) if isinstance(default, list | dict) else default
+    return filled
+
+
+def _param_path(error: ValidationError) -> str:
+    parts = list(error.absolute_path)
+    if not parts:
+        return ""
+    text = str(parts[0])
+    for part in parts[1:]:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return text
+
+
+def _message(error: ValidationError, declared: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(parameter, message)`` pairs for one jsonschema error, in the reference wording."""
+    kind = error.validator
+    value = error.validator_value
+    where = _param_path(error)
+    name = f'⚒ Parameter "{where}"'
+    if kind == "required" and isinstance(error.instance, Mapping):
+        missing = [key for key in value if key not in error.instance]
+        prefix = f"{where}." if where else ""
+        return [(key, f"⚒ Missing required parameter: {prefix}{key}") for key in missing]
+    if kind == "additionalProperties" and isinstance(error.instance, Mapping) and not where:
+        extra = [key for key in error.instance if key not in declared]
+        accepted = ", ".join(declared) or "no parameters"
+        return [(key, f"⚒ Unknown parameter: {key} (this tool accepts: {accepted})") for key in extra]
+    if not where:
+        if kind == "type":
+            got = json_type_name(error.instance)
+            return [("", f"⚒ Arguments must be a JSON object, got {got}")]
+        return [("", f"⚒ Invalid arguments: {error.message}")]
+    if kind == "type":
+        expected = value if isinstance(value, str) else " or ".join(value)
+        text = f"{name} has wrong type — expected {expected}, got {json_type_name(error.instance)}"
+    elif kind == "enum":
+        options = ", ".join(json.dumps(option, ensure_ascii=False) for option in value)
+        text = f"{name} must be one of: {options}"
+    elif kind == "const":
+        text = f"{name} must be {json.dumps(value, ensure_ascii=False)}"
+    elif kind == "minLength":
+        text = f"{name} is too short (min {value} chars)"
+    elif kind == "maxLength":
+        text = f"{name} is too long (max {value} chars)"
+    elif kind == "pattern":
+        text = f"{name} does not match pattern {value}"
+    elif kind == "minimum":
+        text = f"{name} is below minimum ({value})"
+    elif kind == "maximum":
+        text = f"{name} is above maximum ({value})"
+    elif kind == "minItems":
+        text = f"{name} has too few items (min {value})"
+    elif kind == "maxItems":
+        text = f"{name} has too many items (max {value})"
+    else:
+        text = f"{name} is invalid: {error.message}"
+    return [(where.split("[")[0].split(".")[0], text)]
+
+
+def validate_args(spec: ToolSpec, args: object) -> list[str]:
+    """Every problem with ``args`` against ``spec.input_schema``, in parameter order."""
+    if not isinstance(args, Mapping):
+        return [f"⚒ Arguments must be a JSON object, got {json_type_name(args)}"]
+    declared = spec.parameters
+    validator = _validator_for(spec.input_schema)
+    found: list[tuple[str, str]] = []
+    for error in validator.iter_errors(args):
+        found.extend(_message(error, declared))
+    order = {key: index for index, key in enumerate(declared)}
+    found.sort(key=lambda item: order.get(item[0], len(order)))
+    messages: list[str] = []
+    for _, message in found:
+        if message not in messages:
+            messages.append(message)
+    return messages
+
+
+class SchemaValidation:
+    """The core's own ``tooldrop_validate_args``: every tool's arguments meet its schema."""
+
+    @hookimpl
+    def tooldrop_validate_args(self, spec: ToolSpec, args: Mapping[str, Any]) -> list[str]:
+        return validate_args(spec, args)
+

@@ -1,0 +1,68 @@
+"""The ``tooldrop`` command line: list, check, try and serve tool files from a terminal."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import click
+
+from .._errors import PluginError
+from .._host import load_plugin_set
+from .._model import MODES
+from .._plugins import PluginSet
+from ._context import CliContext
+from ._inspect import check_command, list_command, plugins_command, show_command
+
+__all__ = ["build_cli", "main"]
+
+CORE_COMMANDS = (list_command, show_command, check_command, plugins_command)
+
+
+def build_cli(plugin_set: PluginSet) -> click.Group:
+    """The ``tooldrop`` group with the core's commands and those plugins add."""
+
+    @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+    @click.option(
+        "--project",
+        type=click.Path(file_okay=False, path_type=str),
+        default=".",
+        show_default=True,
+        help="Project root; its tools live in .<app>/tools/.",
+    )
+    @click.option("--user-dir", type=click.Path(file_okay=False, path_type=str), default=None,
+                  help="Personal config dir (default: $TOOLDROP_CONFIG_DIR or the platform's).")
+    @click.option("--app", default="tooldrop", show_default=True,
+                  help="Names the folders: --app nanocoder reads .nanocoder/tools/.")
+    @click.option("--mode", type=click.Choice(MODES), default="normal", show_default=True,
+                  help="Approval mode: which tools are offered and which calls ask first.")
+    @click.version_option(package_name="tooldrop-core", prog_name="tooldrop")
+    @click.pass_context
+    def cli(ctx: click.Context, project: str, user_dir: str | None, app: str, mode: str) -> None:
+        """Turn files dropped into a folder into tools an LLM agent can call."""
+        ctx.obj = CliContext(
+            project=project, user_dir=user_dir, app=app, mode=mode, plugin_set=plugin_set
+        )
+        ctx.call_on_close(ctx.obj.close)
+
+    for command in CORE_COMMANDS:
+        cli.add_command(command)
+    hook = plugin_set.pm.hook.tooldrop_register_commands
+    for impl in hook.get_hookimpls():
+        try:
+            impl.function(cli=cli)
+        except Exception as exc:  # noqa: BLE001 - a plugin's broken command must not break the CLI.
+            click.echo(
+                f"tooldrop: plugin {impl.plugin_name} could not add its commands: {exc}", err=True
+            )
+    return cli
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the CLI (the ``tooldrop`` console script)."""
+    try:
+        plugin_set = load_plugin_set()
+    except PluginError as exc:  # TOOLDROP_STRICT_PLUGINS=1 and a plugin failed
+        click.echo(f"tooldrop: {exc}", err=True)
+        sys.exit(1)
+    build_cli(plugin_set).main(args=argv, prog_name="tooldrop")

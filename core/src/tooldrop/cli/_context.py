@@ -1,0 +1,51 @@
+"""What every command needs: the host, built once from the global options and config files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .._host import ToolHost, config_dir_for
+from .._plugins import PluginSet
+from ._config import load_settings
+
+__all__ = ["CliContext", "pass_cli"]
+
+
+class CliContext:
+    def __init__(
+        self, *, project: str, user_dir: str | None, app: str, mode: str, plugin_set: PluginSet
+    ) -> None:
+        self.project = Path(project)
+        self.user_dir = user_dir
+        self.app = app
+        self.mode = mode
+        self.plugin_set = plugin_set
+        self._host: ToolHost | None = None
+        self.settings_problems: list[Any] = []
+
+    @property
+    def host(self) -> ToolHost:
+        if self._host is None:
+            config_dir = config_dir_for(self.app, self.user_dir)
+            settings = load_settings(self.project.resolve(), config_dir, self.app)
+            self.settings_problems = settings.problems
+            self._host = ToolHost(
+                project_dir=self.project,
+                user_dir=config_dir,
+                app=self.app,
+                mode=self.mode,  # type: ignore[arg-type]  # click.Choice checked it is a Mode
+                always_allow=settings.always_allow,
+                disabled_tools=settings.disabled_tools,
+                _plugin_set=self.plugin_set,
+            )
+        return self._host
+
+    def close(self) -> None:
+        if self._host is not None:
+            self._host.close()
+
+
+pass_cli = click.make_pass_decorator(CliContext)

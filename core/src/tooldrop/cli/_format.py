@@ -1,0 +1,99 @@
+"""How tools, problems and plugins look on a terminal and in ``--json`` output."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .._model import Problem, ToolSpec
+from .._plugins import PluginInfo
+
+__all__ = ["echo_json", "plugin_json", "problem_json", "shown_path", "tool_json"]
+
+
+def shown_path(path: Path | None) -> str:
+    """A path as a person wants to read it: relative to cwd, else with ``~``, else absolute."""
+    if path is None:
+        return ""
+    cwd = Path.cwd()
+    try:
+        return str(path.relative_to(cwd))
+    except ValueError:
+        pass
+    home = Path.home()
+    try:
+        return str(Path("~") / path.relative_to(home))
+    except ValueError:
+        return str(path)
+
+
+def problem_line(problem: Problem) -> str:
+    """``file:line: field: message`` with the file shown as :func:`shown_path` does."""
+    location = shown_path(problem.path)
+    if location and problem.line:
+        location = f"{location}:{problem.line}"
+    parts = [p for p in (location, problem.field) if p]
+    text = ": ".join([*parts, problem.message])
+    return text if problem.severity == "error" else f"{text} [{problem.severity}]"
+
+
+def tool_json(spec: ToolSpec, *, available: bool) -> dict[str, Any]:
+    origin = spec.origin
+    return {
+        "name": spec.name,
+        "description": spec.description,
+        "source": origin.source,
+        "scope": origin.scope,
+        "path": None if origin.path is None else str(origin.path),
+        "line": origin.line,
+        "approval": spec.approval,
+        "read_only": spec.read_only,
+        "requires_approval": spec.requires_approval,
+        "timeout_ms": spec.timeout_ms,
+        "runner": spec.runner,
+        "available": available,
+        "input_schema": spec.input_schema,
+    }
+
+
+def problem_json(problem: Problem) -> dict[str, Any]:
+    return {
+        "path": None if problem.path is None else str(problem.path),
+        "line": problem.line,
+        "field": problem.field,
+        "message": problem.message,
+        "severity": problem.severity,
+    }
+
+
+def plugin_json(info: PluginInfo) -> dict[str, Any]:
+    return {
+        "name": info.name,
+        "origin": info.origin,
+        "module": info.module,
+        "distribution": info.distribution,
+        "version": info.version,
+        "hooks": list(info.hooks),
+        "loaded": info.loaded,
+        "error": info.error,
+    }
+
+
+def echo_json(data: object) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def first_line(text: str, width: int) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def terminal_width() -> int:
+    try:
+        return max(60, min(os.get_terminal_size().columns, 160))
+    except OSError:
+        return 100

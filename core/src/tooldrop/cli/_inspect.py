@@ -1,0 +1,173 @@
+"""``list``, ``show``, ``check`` and ``plugins``: look at tools without running any."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+
+import click
+
+from .._discover import load_paths
+from .._model import SCOPES, Problem, ToolSpec
+from ._context import CliContext, pass_cli
+from ._format import (
+    echo_json,
+    first_line,
+    plugin_json,
+    problem_json,
+    problem_line,
+    shown_path,
+    terminal_width,
+    tool_json,
+)
+
+__all__ = ["check_command", "list_command", "plugins_command", "show_command"]
+
+
+def _policy(spec: ToolSpec) -> str:
+    parts = [spec.approval]
+    if spec.read_only:
+        parts.append("read-only")
+    if spec.requires_approval:
+        parts.append("asks every time")
+    return " · ".join(parts)
+
+
+def _all_problems(ctx: CliContext) -> list[Problem]:
+    return [*ctx.settings_problems, *ctx.host.problems()]
+
+
+def _echo_problems(problems: list[Problem]) -> None:
+    click.echo(f"\nProblems ({len(problems)})")
+    for problem in problems:
+        click.echo(f"  {problem_line(problem)}")
+
+
+@click.command("list")
+@click.option("--json", "as_json", is_flag=True, help='Print {"tools": [...], "problems": [...]}.')
+@pass_cli
+def list_command(ctx: CliContext, as_json: bool) -> None:
+    """List tools grouped by source and scope, with load problems under them."""
+    host = ctx.host
+    specs = host.all_tools()
+    available = {spec.name: host.is_available(spec) for spec in specs}
+    problems = _all_problems(ctx)
+    if as_json:
+        echo_json(
+            {
+                "tools": [tool_json(s, available=available[s.name]) for s in specs],
+                "problems": [problem_json(p) for p in problems],
+            }
+        )
+        return
+    shown = [s for s in specs if available[s.name]]
+    hidden = [s.name for s in specs if not available[s.name]]
+    click.echo(f"Tools ({len(shown)}) · {host.mode} mode")
+    groups: dict[tuple[str, str], list[ToolSpec]] = defaultdict(list)
+    for spec in shown:
+        groups[(spec.origin.source, spec.origin.scope)].append(spec)
+    rank = {scope: i for i, scope in enumerate(SCOPES)}
+    width = terminal_width()
+    for (source, scope), members in sorted(groups.items(), key=lambda g: (rank[g[0][1]], g[0][0])):
+        folders = {shown_path(s.origin.path.parent) for s in members if s.origin.path is not None}
+        where = f"  {', '.join(sorted(folders))}" if folders else ""
+        click.echo(f"\n{source} · {scope}{where}")
+        name_width = max(len(s.name) for s in members)
+        policy_width = max(len(_policy(s)) for s in members)
+        room = max(width - name_width - policy_width - 6, 20)
+        for spec in sorted(members, key=lambda s: s.name):
+            description = first_line(spec.description, room)
+            click.echo(f"  {spec.name:<{name_width}}  {description:<{room}}  {_policy(spec)}")
+    if not shown:
+        click.echo("\n  (no tools)")
+    if hidden:
+        click.echo(f"\nHidden in {host.mode} mode ({len(hidden)}): {', '.join(sorted(hidden))}")
+    if problems:
+        _echo_problems(problems)
+
+
+@click.command("show")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print the tool as JSON.")
+@pass_cli
+def show_command(ctx: CliContext, name: str, as_json: bool) -> None:
+    """Show one tool: where it came from, its policy and its JSON Schema."""
+    host = ctx.host
+    spec = host.get(name)
+    if spec is None:
+        click.echo(f'tooldrop: no tool named "{name}" (see `tooldrop list`)', err=True)
+        sys.exit(1)
+    available = host.is_available(spec)
+    if as_json:
+        echo_json(tool_json(spec, available=available))
+        return
+    origin = spec.origin
+    where = shown_path(origin.path)
+    if where and origin.line:
+        where = f"{where}:{origin.line}"
+    click.echo(spec.name)
+    for line in spec.description.strip().splitlines():
+        click.echo(f"  {line}")
+    click.echo(f"\n  source     {origin.describe()}{'  ' + where if where else ''}")
+    click.echo(f"  policy     {_policy(spec)} · timeout {spec.timeout_ms} ms")
+    state = "yes" if available else "no, hidden"
+    click.echo(f"  available  {state} in {host.mode} mode")
+    click.echo(f"  runner     {spec.runner}" + (f" ({spec.shell})" if spec.shell else ""))
+    if spec.cwd:
+        click.echo(f"  cwd        {spec.cwd}")
+    for key, value in spec.env.items():
+        click.echo(f"  env        {key}={value}")
+    click.echo("\n  JSON Schema")
+    for line in json.dumps(spec.input_schema, indent=2, ensure_ascii=False).splitlines():
+        click.echo(f"    {line}")
+
+
+@click.command("check")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--json", "as_json", is_flag=True, help="Print the problems as a JSON list.")
+@pass_cli
+def check_command(ctx: CliContext, paths: tuple[str, ...], as_json: bool) -> None:
+    """Validate tool files: every scanned dir, or just PATHS. Exit 1 on any problem.
+
+    One line per problem: file:line: field: message. Notes (such as a project tool overriding
+    a personal one) are printed but do not fail the check.
+    """
+    if paths:
+        registry, problems = load_paths(ctx.host, paths)
+        count = len(registry)
+    else:
+        problems = _all_problems(ctx)
+        count = len(ctx.host.all_tools())
+    failing = [p for p in problems if p.severity != "info"]
+    if as_json:
+        echo_json([problem_json(p) for p in problems])
+    else:
+        for problem in problems:
+            click.echo(problem_line(problem))
+        summary = f"{count} tool{'s' * (count != 1)} loaded"
+        if failing:
+            summary += f", {len(failing)} problem{'s' * (len(failing) != 1)}"
+        click.echo(summary if failing else f"{summary}, no problems", err=True)
+    sys.exit(1 if failing else 0)
+
+
+@click.command("plugins")
+@click.option("--json", "as_json", is_flag=True, help="Print the plugins as a JSON list.")
+@pass_cli
+def plugins_command(ctx: CliContext, as_json: bool) -> None:
+    """List plugins: loaded ones with their hooks and versions, and load failures."""
+    infos = ctx.plugin_set.infos
+    if as_json:
+        echo_json([plugin_json(info) for info in infos])
+        return
+    for info in infos:
+        version = f"{info.distribution} {info.version}" if info.distribution else info.origin
+        click.echo(f"{info.name}  ({version}, {info.origin})  {info.module}")
+        if info.error:
+            click.echo(f"  FAILED: {info.error}")
+        else:
+            click.echo(f"  hooks: {', '.join(info.hooks) or '(none)'}")
+    for problem in ctx.plugin_set.problems:
+        if not any(info.error and problem.field == f"plugin {info.name}" for info in infos):
+            click.echo(problem_line(problem))

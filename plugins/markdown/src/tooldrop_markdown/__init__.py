@@ -1,0 +1,1 @@
+"""Markdown tool files for tooldrop: YAML frontmatter and a shell-script body."""

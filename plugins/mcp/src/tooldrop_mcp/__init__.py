@@ -1,0 +1,1 @@
+"""Serve tooldrop's tools over the Model Context Protocol."""

@@ -1,0 +1,1 @@
+"""Python module tools for tooldrop: personal ``*.py`` files whose ``default`` is a tool."""
