@@ -11,12 +11,26 @@ from .._errors import PluginError
 from .._host import load_plugin_set
 from .._model import MODES
 from .._plugins import PluginSet
+from ._author import new_command, render_command
+from ._call import call_command
 from ._context import CliContext
+from ._export import schema_command
 from ._inspect import check_command, list_command, plugins_command, show_command
+from ._trust import trust_command
 
 __all__ = ["build_cli", "main"]
 
-CORE_COMMANDS = (list_command, show_command, check_command, plugins_command)
+CORE_COMMANDS = (
+    list_command,
+    show_command,
+    check_command,
+    render_command,
+    call_command,
+    new_command,
+    schema_command,
+    plugins_command,
+    trust_command,
+)
 
 
 def build_cli(plugin_set: PluginSet) -> click.Group:
