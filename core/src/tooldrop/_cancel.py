@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 
@@ -35,10 +36,9 @@ class CancelToken:
             self._event.set()
             callbacks, self._callbacks = self._callbacks, []
         for callback in callbacks:
-            try:
+            # One failing observer must not stop the others.
+            with contextlib.suppress(Exception):
                 callback()
-            except Exception:  # noqa: BLE001, S110 - one failing observer must not stop the others.
-                pass
 
     @property
     def cancelled(self) -> bool:
@@ -58,8 +58,12 @@ class CancelToken:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
 
+        def resolve() -> None:
+            if not future.done():
+                future.set_result(None)
+
         def wake() -> None:
-            loop.call_soon_threadsafe(lambda: future.done() or future.set_result(None))
+            loop.call_soon_threadsafe(resolve)
 
         remove = self.add_callback(wake)
         try:

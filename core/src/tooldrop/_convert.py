@@ -19,9 +19,9 @@ import attrs
 import cattrs
 from cattrs.errors import (
     AttributeValidationNote,
-    BaseValidationError,
+    ClassValidationError,
     ForbiddenExtraKeysError,
-    IterableValidationNote,
+    IterableValidationError,
 )
 
 from ._model import Problem
@@ -60,7 +60,7 @@ def _structure_bool(value: object, _: type) -> bool:
     return value
 
 
-def _structure_float(value: object, _: type) -> float:
+def _structure_float(value: object, _: type) -> int | float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TypeError(f"must be a finite number, got {json_type_name(value)}")
     if not math.isfinite(value):
@@ -120,16 +120,16 @@ def _join(path: str, part: str | int) -> str:
 
 def iter_errors(exc: BaseException, path: str = "") -> Iterator[tuple[str, str]]:
     """Yield ``(field_path, message)`` for every failure inside a cattrs or attrs error."""
-    if isinstance(exc, BaseValidationError):
+    if isinstance(exc, ClassValidationError | IterableValidationError):
         with_notes, without = exc.group_exceptions()
         for inner, note in with_notes:
             if isinstance(note, AttributeValidationNote):
                 yield from iter_errors(inner, _join(path, note.name))
-            elif isinstance(note, IterableValidationNote):
+            else:  # an IterableValidationNote: a list index or a mapping key
                 index = note.index
-                yield from iter_errors(inner, _join(path, index if isinstance(index, int) else str(index)))
-            else:  # pragma: no cover - cattrs has no other note types today
-                yield from iter_errors(inner, path)
+                yield from iter_errors(
+                    inner, _join(path, index if isinstance(index, int) else str(index))
+                )
         for inner in without:
             yield from iter_errors(inner, path)
     elif isinstance(exc, ForbiddenExtraKeysError):

@@ -40,7 +40,9 @@ def _scan_dir(host: ToolHost, tool_dir: ToolDir) -> Iterator[tuple[Path, LoadRes
     except (FileNotFoundError, NotADirectoryError):
         return  # no tools directory is the normal case, not an error
     except OSError as exc:
-        problem = Problem(path=tool_dir.path, message=f"cannot read tools directory: {exc.strerror}")
+        problem = Problem(
+            path=tool_dir.path, message=f"cannot read tools directory: {exc.strerror}"
+        )
         yield tool_dir.path, LoadResult(problems=[problem])
         return
     load_file = host.hook.tooldrop_load_file
@@ -81,10 +83,18 @@ def _plugin_tools(host: ToolHost) -> Iterator[tuple[ToolSpec | None, Problem | N
 
 def _validate(host: ToolHost, spec: ToolSpec) -> tuple[bool, list[Problem]]:
     try:
-        found = [p for group in host.hook.tooldrop_validate_spec(spec=spec, host=host) for p in group or ()]
+        found = [
+            p
+            for group in host.hook.tooldrop_validate_spec(spec=spec, host=host)
+            for p in group or ()
+        ]
     except Exception as exc:  # noqa: BLE001 - a failing linter is reported, the tool still checked.
         where = spec.origin
-        found = [Problem(path=where.path, line=where.line, message=f"validate_spec failed: {_describe(exc)}")]
+        found = [
+            Problem(
+                path=where.path, line=where.line, message=f"validate_spec failed: {_describe(exc)}"
+            )
+        ]
     return not any(p.severity == "error" for p in found), found
 
 
@@ -136,7 +146,9 @@ def discover(host: ToolHost, last_good: dict[Path, LoadResult]) -> tuple[Registr
     return collector.registry, collector.problems
 
 
-def load_paths(host: ToolHost, paths: Iterable[str | os.PathLike[str]]) -> tuple[Registry, list[Problem]]:
+def load_paths(
+    host: ToolHost, paths: Iterable[str | os.PathLike[str]]
+) -> tuple[Registry, list[Problem]]:
     """Load just these files and directories (``tooldrop check PATH...``), not the usual dirs.
 
     A path under the project's tools dir loads with scope ``project``, anything else with
@@ -154,7 +166,12 @@ def load_paths(host: ToolHost, paths: Iterable[str | os.PathLike[str]]) -> tuple
         elif path.is_file():
             results = [(path, _load_one(host, path, scope))]
         else:
-            results = [(path, LoadResult(problems=[Problem(path=path, message="no such file or directory")]))]
+            results = [
+                (
+                    path,
+                    LoadResult(problems=[Problem(path=path, message="no such file or directory")]),
+                )
+            ]
         for _, result in results:
             collector.problems.extend(result.problems)
             collector.admit(result.tools)
@@ -165,8 +182,10 @@ def _load_one(host: ToolHost, path: Path, scope: Scope) -> LoadResult:
     try:
         result = host.hook.tooldrop_load_file(path=path, scope=scope, host=host)
     except Exception as exc:  # noqa: BLE001 - reported like a scan would report it.
-        return LoadResult(problems=[Problem(path=path, message=f"loader crashed: {_describe(exc)}")])
-    if result is None:
+        return LoadResult(
+            problems=[Problem(path=path, message=f"loader crashed: {_describe(exc)}")]
+        )
+    if not isinstance(result, LoadResult):
         message = "no loader handles this kind of file (is the plugin for it installed?)"
         return LoadResult(problems=[Problem(path=path, message=message, severity="warning")])
     return result

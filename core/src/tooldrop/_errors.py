@@ -13,7 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["InvalidArgumentsError", "PluginError", "RenderError", "ToolDropError", "UnknownToolError"]
+__all__ = [
+    "InvalidArgumentsError",
+    "PluginError",
+    "RenderError",
+    "ToolDropError",
+    "UnknownToolError",
+]
 
 
 class ToolDropError(Exception):

@@ -16,7 +16,7 @@ __all__ = ["GrantStore", "read_json", "write_json_atomic"]
 
 
 def read_json(path: Path) -> Any:
-    """The JSON in ``path``, or ``None`` when it is missing or unreadable (never trusted blindly)."""
+    """The JSON in ``path``, or ``None`` when it is missing or unreadable."""
     try:
         with path.open(encoding="utf-8") as handle:
             return json.load(handle)
@@ -34,10 +34,10 @@ def write_json_atomic(path: Path, data: object) -> None:
             handle.write("\n")
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        Path(tmp).replace(path)
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(tmp)
+            Path(tmp).unlink()
         raise
 
 

@@ -97,7 +97,9 @@ class ToolHost:
         self.disabled_tools = frozenset(disabled_tools)
         self.reserved_names = frozenset(reserved_names)
         self.output_limit = output_limit
-        self.name_prefixes = {"python": "custom__"} if name_prefixes is None else dict(name_prefixes)
+        self.name_prefixes = (
+            {"python": "custom__"} if name_prefixes is None else dict(name_prefixes)
+        )
         self.grants = GrantStore(self.config_dir / "grants.json")
 
         # The CLI passes the plugin set it loaded to find plugin commands, so it loads once.
@@ -306,7 +308,10 @@ class ToolHost:
         return [r for r in results if r is not None]
 
     async def acall_many(
-        self, calls: Sequence[tuple[str, Mapping[str, Any] | None]], *, ask: AskCallback | None = None
+        self,
+        calls: Sequence[tuple[str, Mapping[str, Any] | None]],
+        *,
+        ask: AskCallback | None = None,
     ) -> list[ToolResult]:
         """:meth:`call_many`, awaitable."""
         return await asyncio.get_running_loop().run_in_executor(
@@ -354,4 +359,3 @@ def _on_loop(ask: Any, loop: asyncio.AbstractEventLoop) -> AskCallback:
 
 async def _await(awaitable: Any) -> Any:
     return await awaitable
-

@@ -7,7 +7,7 @@ host; the model only carries values and formats them for people.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -47,6 +47,14 @@ SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 
 def _as_path(value: str | os.PathLike[str] | None) -> Path | None:
     return None if value is None else Path(value)
+
+
+def _tools(value: Iterable[ToolSpec]) -> tuple[ToolSpec, ...]:
+    return tuple(value)
+
+
+def _problems(value: Iterable[Problem]) -> tuple[Problem, ...]:
+    return tuple(value)
 
 
 @frozen(kw_only=True)
@@ -150,8 +158,8 @@ class ToolDir:
 class LoadResult:
     """What a loader made of one file: any number of tools and problems."""
 
-    tools: tuple[ToolSpec, ...] = field(default=(), converter=tuple)
-    problems: tuple[Problem, ...] = field(default=(), converter=tuple)
+    tools: tuple[ToolSpec, ...] = field(default=(), converter=_tools)
+    problems: tuple[Problem, ...] = field(default=(), converter=_problems)
 
 
 @frozen(kw_only=True)

@@ -76,7 +76,9 @@ def _approve(host: ToolHost, call: ToolCall) -> Decision:
     if decision is None:
         return Decision.ask()
     if not isinstance(decision, Decision):
-        return Decision.deny(f"the approval policy returned {type(decision).__name__}, not a Decision")
+        return Decision.deny(
+            f"the approval policy returned {type(decision).__name__}, not a Decision"
+        )
     return decision
 
 
@@ -92,10 +94,7 @@ def _as_decision(answer: object) -> Decision | None:
 
 def _ask(host: ToolHost, call: ToolCall, ask: AskCallback | None) -> Decision:
     try:
-        if ask is not None:
-            answer = ask(call)
-        else:
-            answer = host.hook.tooldrop_ask(call=call, host=host)
+        answer = ask(call) if ask is not None else host.hook.tooldrop_ask(call=call, host=host)
         if inspect.isawaitable(answer):
             raise TypeError("ask callbacks passed to host.call must be synchronous; use acall")
     except Exception as exc:  # noqa: BLE001 - a failing prompt denies the call.
@@ -112,7 +111,9 @@ def _ask(host: ToolHost, call: ToolCall, ask: AskCallback | None) -> Decision:
     return decision
 
 
-def _finish(host: ToolHost, prepared: Prepared, result: ToolResult, call: ToolCall | None) -> ToolResult:
+def _finish(
+    host: ToolHost, prepared: Prepared, result: ToolResult, call: ToolCall | None
+) -> ToolResult:
     text, cut = truncate(result.text, host.output_limit)
     result = evolve(
         result,
@@ -141,7 +142,9 @@ def prepare(
     cancel = cancel or CancelToken()
     spec = host.get(name)
     if spec is None:
-        return Prepared(None, _finish(host, Prepared(None, None, started), _unknown(host, name), None), started)
+        return Prepared(
+            None, _finish(host, Prepared(None, None, started), _unknown(host, name), None), started
+        )
     current: Any = {} if args is None else args
     call = ToolCall(spec=spec, args={}, mode=host.mode, cancel=cancel)
 
@@ -185,19 +188,22 @@ def run_prepared(host: ToolHost, prepared: Prepared) -> ToolResult:
     if prepared.result is not None:
         return prepared.result
     call = prepared.call
-    assert call is not None  # noqa: S101 - a Prepared holds a call or a result, never neither.
+    assert call is not None
     if call.cancel.cancelled:
-        result = ToolResult.error("Tool call cancelled before it started")
-        return _finish(host, prepared, result, call)
+        return _finish(host, prepared, ToolResult.error("Tool call cancelled"), call)
+    return _finish(host, prepared, _execute(host, call), call)
+
+
+def _execute(host: ToolHost, call: ToolCall) -> ToolResult:
     try:
-        result = host.hook.tooldrop_execute(call=call, host=host)
+        outcome: object = host.hook.tooldrop_execute(call=call, host=host)
     except Exception as exc:  # noqa: BLE001 - a backend crash is an error result, not a crash.
-        result = ToolResult.error(f'Tool "{call.name}" crashed: {_describe(exc)}')
-    if result is None:
+        return ToolResult.error(f'Tool "{call.name}" crashed: {_describe(exc)}')
+    if outcome is None:
         runner = call.spec.runner
-        result = ToolResult.error(
+        return ToolResult.error(
             f'No backend can run "{runner}" tools (is the tooldrop-{runner} plugin installed?)'
         )
-    elif not isinstance(result, ToolResult):
-        result = ToolResult.error(f"The backend returned {type(result).__name__}, not a ToolResult")
-    return _finish(host, prepared, result, call)
+    if not isinstance(outcome, ToolResult):
+        return ToolResult.error(f"The backend returned {type(outcome).__name__}, not a ToolResult")
+    return outcome

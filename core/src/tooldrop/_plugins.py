@@ -7,6 +7,7 @@ points ourselves instead.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import os
 import sys
@@ -30,6 +31,10 @@ def env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
 
 
+def _strings(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
 @frozen(kw_only=True)
 class PluginInfo:
     """One plugin as ``tooldrop plugins`` reports it."""
@@ -41,7 +46,7 @@ class PluginInfo:
     module: str = ""
     distribution: str | None = None
     version: str | None = None
-    hooks: tuple[str, ...] = field(default=(), converter=tuple)
+    hooks: tuple[str, ...] = field(default=(), converter=_strings)
     #: Why the plugin failed to load; ``None`` when it is loaded.
     error: str | None = None
 
@@ -97,7 +102,9 @@ class PluginSet:
             self._add(plugin, ep.name, "entrypoint", dist_name, version)
         for missing in sorted((wanted or set()) - found):
             message = f"TOOLDROP_PLUGINS names {missing!r}, but no installed plugin has that name"
-            self.problems.append(Problem(field=f"plugin {missing}", message=message, severity="warning"))
+            self.problems.append(
+                Problem(field=f"plugin {missing}", message=message, severity="warning")
+            )
 
     def load_explicit(self, plugins: Iterable[object]) -> None:
         for plugin in plugins:
@@ -107,10 +114,8 @@ class PluginSet:
     def add_builtin(self, plugin: object, name: str) -> None:
         """Register one of the core's own plugins (always present, whatever is selected)."""
         version = None
-        try:
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):  # a bare source tree
             version = importlib.metadata.version("tooldrop-core")
-        except importlib.metadata.PackageNotFoundError:  # running from a source tree
-            pass
         self._add(plugin, name, "builtin", "tooldrop-core", version)
 
     def register(self, plugin: object, name: str | None = None) -> str:

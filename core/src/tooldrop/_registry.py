@@ -52,7 +52,9 @@ class Registry:
         if name in self.disabled:
             return False
         if name in self.reserved:
-            self._problem(spec, f'Tool name "{name}" collides with a built-in or MCP tool — skipping')
+            self._problem(
+                spec, f'Tool name "{name}" collides with a built-in or MCP tool — skipping'
+            )
             return False
         current = self._tools.get(name)
         if current is None:
@@ -77,7 +79,7 @@ class Registry:
         self._tools[name] = spec
         self._problem(
             spec,
-            f"overrides {current.origin.scope} tool \"{name}\" ({_where(current)})",
+            f'overrides {current.origin.scope} tool "{name}" ({_where(current)})',
             severity="info",
         )
         return True

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ._convert import json_type_name
 from ._pattern import compile_pattern
@@ -30,7 +30,7 @@ _validator_class: Any = None
 
 
 def _get_validator_class() -> Any:
-    global _validator_class  # noqa: PLW0603 - built once, on first use, to keep imports lazy.
+    global _validator_class
     if _validator_class is None:
         from jsonschema import validators
         from jsonschema.exceptions import ValidationError
@@ -42,7 +42,8 @@ def _get_validator_class() -> Any:
                 yield ValidationError(f"{instance!r} does not match {patrn!r}")
 
         base = validators.Draft202012Validator
-        _validator_class = validators.extend(base, {"pattern": pattern})
+        # extend() is unannotated in types-jsonschema.
+        _validator_class = validators.extend(base, {"pattern": pattern})  # type: ignore[no-untyped-call]
     return _validator_class
 
 
@@ -52,9 +53,9 @@ def _validator_for(schema: Mapping[str, Any]) -> Validator:
         return cached[1]
     if len(_validators) >= _MAX_CACHED:
         _validators.clear()
-    validator = _get_validator_class()(schema)
+    validator = cast("Validator", _get_validator_class()(schema))
     _validators[id(schema)] = (schema, validator)
-    return validator  # type: ignore[no-any-return]  # jsonschema's classes are untyped.
+    return validator
 
 
 def _admits_null(schema: object) -> bool:
@@ -103,7 +104,7 @@ def _param_path(error: ValidationError) -> str:
 def _message(error: ValidationError, declared: Mapping[str, Any]) -> list[tuple[str, str]]:
     """``(parameter, message)`` pairs for one jsonschema error, in the reference wording."""
     kind = error.validator
-    value = error.validator_value
+    value: Any = error.validator_value
     where = _param_path(error)
     name = f'⚒ Parameter "{where}"'
     if kind == "required" and isinstance(error.instance, Mapping):
@@ -113,7 +114,9 @@ def _message(error: ValidationError, declared: Mapping[str, Any]) -> list[tuple[
     if kind == "additionalProperties" and isinstance(error.instance, Mapping) and not where:
         extra = [key for key in error.instance if key not in declared]
         accepted = ", ".join(declared) or "no parameters"
-        return [(key, f"⚒ Unknown parameter: {key} (this tool accepts: {accepted})") for key in extra]
+        return [
+            (key, f"⚒ Unknown parameter: {key} (this tool accepts: {accepted})") for key in extra
+        ]
     if not where:
         if kind == "type":
             got = json_type_name(error.instance)
@@ -170,4 +173,3 @@ class SchemaValidation:
     @hookimpl
     def tooldrop_validate_args(self, spec: ToolSpec, args: Mapping[str, Any]) -> list[str]:
         return validate_args(spec, args)
-

@@ -21,7 +21,16 @@ if TYPE_CHECKING:
     import click
 
     from ._host import ToolHost
-    from ._model import Decision, LoadResult, Problem, Scope, ToolCall, ToolDir, ToolResult, ToolSpec
+    from ._model import (
+        Decision,
+        LoadResult,
+        Problem,
+        Scope,
+        ToolCall,
+        ToolDir,
+        ToolResult,
+        ToolSpec,
+    )
 
 __all__ = ["PROJECT_NAME", "hookimpl", "hookspec"]
 

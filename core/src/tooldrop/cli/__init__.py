@@ -44,12 +44,25 @@ def build_cli(plugin_set: PluginSet) -> click.Group:
         show_default=True,
         help="Project root; its tools live in .<app>/tools/.",
     )
-    @click.option("--user-dir", type=click.Path(file_okay=False, path_type=str), default=None,
-                  help="Personal config dir (default: $TOOLDROP_CONFIG_DIR or the platform's).")
-    @click.option("--app", default="tooldrop", show_default=True,
-                  help="Names the folders: --app nanocoder reads .nanocoder/tools/.")
-    @click.option("--mode", type=click.Choice(MODES), default="normal", show_default=True,
-                  help="Approval mode: which tools are offered and which calls ask first.")
+    @click.option(
+        "--user-dir",
+        type=click.Path(file_okay=False, path_type=str),
+        default=None,
+        help="Personal config dir (default: $TOOLDROP_CONFIG_DIR or the platform's).",
+    )
+    @click.option(
+        "--app",
+        default="tooldrop",
+        show_default=True,
+        help="Names the folders: --app nanocoder reads .nanocoder/tools/.",
+    )
+    @click.option(
+        "--mode",
+        type=click.Choice(MODES),
+        default="normal",
+        show_default=True,
+        help="Approval mode: which tools are offered and which calls ask first.",
+    )
     @click.version_option(package_name="tooldrop-core", prog_name="tooldrop")
     @click.pass_context
     def cli(ctx: click.Context, project: str, user_dir: str | None, app: str, mode: str) -> None:

@@ -26,7 +26,7 @@ __all__ = ["check_command", "list_command", "plugins_command", "show_command"]
 
 
 def _policy(spec: ToolSpec) -> str:
-    parts = [spec.approval]
+    parts: list[str] = [spec.approval]
     if spec.read_only:
         parts.append("read-only")
     if spec.requires_approval:
@@ -67,7 +67,7 @@ def list_command(ctx: CliContext, as_json: bool) -> None:
     groups: dict[tuple[str, str], list[ToolSpec]] = defaultdict(list)
     for spec in shown:
         groups[(spec.origin.source, spec.origin.scope)].append(spec)
-    rank = {scope: i for i, scope in enumerate(SCOPES)}
+    rank: dict[str, int] = {scope: i for i, scope in enumerate(SCOPES)}
     width = terminal_width()
     for (source, scope), members in sorted(groups.items(), key=lambda g: (rank[g[0][1]], g[0][0])):
         folders = {shown_path(s.origin.path.parent) for s in members if s.origin.path is not None}
