@@ -122,11 +122,22 @@ def _finish(
         duration=time.monotonic() - prepared.started,
     )
     if call is not None:
-        try:
-            host.hook.tooldrop_after_call(call=call, result=result, host=host)
-        except Exception as exc:  # noqa: BLE001 - observers cannot change or break a call.
-            print(f"tooldrop: tooldrop_after_call failed: {_describe(exc)}", file=sys.stderr)
+        _after_call(host, call, result)
     return result
+
+
+def _after_call(host: ToolHost, call: ToolCall, result: ToolResult) -> None:
+    """Tell every observer, each on its own: one failing observer does not silence the rest."""
+    kwargs = {"call": call, "result": result, "host": host}
+    # pluggy calls implementations last-registered first; keep that order.
+    for impl in reversed(host.hook.tooldrop_after_call.get_hookimpls()):
+        try:
+            impl.function(**{name: kwargs[name] for name in impl.argnames})
+        except Exception as exc:  # noqa: BLE001 - observers cannot change or break a call.
+            print(
+                f"tooldrop: tooldrop_after_call of {impl.plugin_name} failed: {_describe(exc)}",
+                file=sys.stderr,
+            )
 
 
 def prepare(

@@ -229,7 +229,9 @@ def tooldrop_after_call(call: ToolCall, result: ToolResult, host: ToolHost) -> N
     :param host: The host that made the call.
 
     Called for every call that found its tool, whatever the outcome (invalid arguments,
-    denied, timed out, run). An exception raised here is reported on stderr and ignored.
+    denied, timed out, run). Each implementation is called on its own, so one that raises
+    (reported on stderr) does not keep the others from seeing the call; for the same reason
+    hook wrappers do not apply to this hook.
     """
 
 
