@@ -1,26 +1,85 @@
-"""The ``shell`` plugin: runs ``shell`` tools' rendered scripts.
+"""The ``shell`` plugin (entry point ``shell``): runs rendered scripts under bash, sh or cmd.exe.
 
-(First cut, without process-group kills or bounded capture; those arrive with the
-shell-backends issue.)
+It executes calls whose tool has ``runner == "shell"`` and a rendered ``script``, and lints
+such tools at load time (forbidden ``env:`` names, unknown ``shell:``). See DESIGN §6.
 """
 
 from __future__ import annotations
 
-import subprocess
+from tooldrop import Problem, ToolCall, ToolHost, ToolResult, ToolSpec, hookimpl
 
-from tooldrop import ToolCall, ToolHost, ToolResult, hookimpl
+from ._capture import output_text, stopped_text
+from ._cwd import resolve_cwd
+from ._env import build_env, env_name_problem
+from ._errors import SetupError, StartError
+from ._process import run_process
+from ._select import SHELLS, shell_argv
+
+__all__ = ["run_call", "tooldrop_execute", "tooldrop_validate_spec"]
+
+
+def run_call(call: ToolCall, host: ToolHost) -> ToolResult:
+    """Run a rendered call and turn what it did into the text the model sees.
+
+    Nothing is spawned when the shell, the ``cwd`` or the ``env`` is refused; every failure
+    is an error result. A non-zero exit is a normal result.
+    """
+    spec = call.spec
+    assert call.script is not None  # tooldrop_execute checked it
+    limit = host.output_limit
+    try:
+        argv = shell_argv(spec.shell, call.script)
+        cwd = resolve_cwd(spec.cwd, host.project_dir)
+        env = build_env(spec.env)
+    except SetupError as exc:
+        return ToolResult.error(str(exc))
+    try:
+        outcome = run_process(
+            argv,
+            cwd=cwd,
+            env=env,
+            timeout=spec.timeout_ms / 1000,
+            cancel=call.cancel,
+            keep=max(limit, 0),
+        )
+    except StartError as exc:
+        return ToolResult.error(f"Custom tool failed to start: {exc}")
+    stdout, stderr = outcome.stdout.piece(), outcome.stderr.piece()
+    if outcome.stopped == "timeout":
+        message = f"Custom tool timed out after {spec.timeout_ms}ms"
+        text, cut = stopped_text(message, stdout, stderr, limit)
+        return ToolResult.error(text, timed_out=True, truncated=cut)
+    if outcome.stopped == "cancelled":
+        text, cut = stopped_text("Tool call cancelled", stdout, stderr, limit)
+        return ToolResult.error(text, truncated=cut)
+    code = outcome.exit_code if outcome.exit_code is not None else -1
+    text, cut = output_text(code, stdout, stderr, limit)
+    return ToolResult(text=text, exit_code=code, truncated=cut)
 
 
 @hookimpl
 def tooldrop_execute(call: ToolCall, host: ToolHost) -> ToolResult | None:
     if call.spec.runner != "shell" or call.script is None:
         return None
-    done = subprocess.run(
-        ["/bin/sh", "-c", call.script],
-        cwd=host.project_dir,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
-    return ToolResult(text=f"EXIT_CODE: {done.returncode}\n{done.stdout.rstrip()}", exit_code=done.returncode)
+    return run_call(call, host)
+
+
+@hookimpl
+def tooldrop_validate_spec(spec: ToolSpec, host: ToolHost) -> list[Problem] | None:
+    """Refuse, at load time, shell tools that set a forbidden variable or name no known shell.
+
+    Loaders (markdown) report these with the file's own line numbers first; this catches
+    tools that plugins register directly.
+    """
+    if spec.runner != "shell":
+        return None
+    path, line = spec.origin.path, spec.origin.line
+    problems = [
+        Problem(path=path, line=line, field=f"env.{name}", message=message)
+        for name in spec.env
+        if (message := env_name_problem(name)) is not None
+    ]
+    if spec.shell is not None and spec.shell not in SHELLS:
+        message = f'unknown shell "{spec.shell}" (expected one of: {", ".join(SHELLS)})'
+        problems.append(Problem(path=path, line=line, field="shell", message=message))
+    return problems

@@ -1,0 +1,307 @@
+"""Spawn a shell in its own process group, read its output, stop the whole group when asked.
+
+One thread per call and no asyncio: the calling thread spawns the shell with
+``start_new_session=True`` (never ``preexec_fn``, which disables the fast vfork path and is not
+thread-safe), then waits in ``poll`` on both pipes and a self-pipe the cancel token writes to.
+
+On timeout or cancel the group gets SIGTERM; we keep reading until the shell has exited and
+the pipes are closed, for at most :data:`GRACE_PERIOD`; then the group gets SIGKILL, whatever
+is left in the pipes is read for at most :data:`DRAIN_PERIOD` (a grandchild that escaped the
+group with ``setsid`` may hold them forever) and the shell is reaped. A call therefore
+returns within ``timeout + GRACE_PERIOD + DRAIN_PERIOD`` plus scheduling noise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import select
+import signal
+import subprocess
+import threading
+import time
+from typing import IO, Literal
+
+from attrs import frozen
+
+from tooldrop import CancelToken
+
+from ._capture import StreamCapture
+from ._errors import StartError
+
+__all__ = ["DRAIN_PERIOD", "GRACE_PERIOD", "READ_SIZE", "Outcome", "run_process"]
+
+#: Seconds between SIGTERM and SIGKILL for the process group of a stopped call.
+GRACE_PERIOD = 2.0
+#: Seconds we keep reading after SIGKILL before we stop listening to the pipes.
+DRAIN_PERIOD = 0.25
+#: Bytes per read.
+READ_SIZE = 65536
+#: Seconds we wait for a SIGKILLed shell to be reaped before leaving it to ``subprocess``.
+_REAP_TIMEOUT = 1.0
+
+_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR | select.POLLNVAL
+Stopped = Literal["", "timeout", "cancelled"]
+
+
+@frozen
+class Outcome:
+    """How a process ended and what it printed."""
+
+    #: The shell's exit status; a death by signal N is ``128 + N``. ``None`` if never known.
+    exit_code: int | None
+    stdout: StreamCapture
+    stderr: StreamCapture
+    #: ``"timeout"`` or ``"cancelled"`` when we stopped it, else ``""``.
+    stopped: Stopped
+
+
+def _exit_code(returncode: int | None) -> int | None:
+    if returncode is None:
+        return None
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
+    return str(exc)
+
+
+class _Waker:
+    """A self-pipe the cancel token writes to, so ``poll`` returns the moment it is set.
+
+    The token may run the callback from another thread just as we close the pipe, so
+    writing and closing share a lock: a late callback never writes to a reused fd number.
+    """
+
+    __slots__ = ("_closed", "_lock", "r", "w")
+
+    def __init__(self) -> None:
+        self.r, self.w = os.pipe()
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def wake(self) -> None:
+        with self._lock:
+            if not self._closed:
+                with contextlib.suppress(OSError):  # the pipe is full: it is awake already
+                    os.write(self.w, b"!")
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            os.close(self.w)
+            os.close(self.r)
+
+
+class _Run:
+    """The state of one running process and its two pipes."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], keep: int) -> None:
+        self.proc = proc
+        assert proc.stdout is not None  # we asked for PIPE
+        assert proc.stderr is not None
+        self.files: dict[int, IO[bytes]] = {
+            proc.stdout.fileno(): proc.stdout,
+            proc.stderr.fileno(): proc.stderr,
+        }
+        self.stdout = StreamCapture(keep)
+        self.stderr = StreamCapture(keep)
+        self.captures = {proc.stdout.fileno(): self.stdout, proc.stderr.fileno(): self.stderr}
+        self.poller = select.poll()
+        for fd in self.files:
+            self.poller.register(fd, _IN)
+        self.pidfd: int | None = None
+
+    def read(self, fd: int) -> None:
+        """Read once from ``fd``; at EOF stop watching it and close it."""
+        try:
+            data = os.read(fd, READ_SIZE)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if data:
+            self.captures[fd].feed(data)
+            return
+        self.poller.unregister(fd)
+        self.files.pop(fd).close()
+        self.captures[fd].close()
+
+    def poll(self, until: float, extra: int | None = None) -> list[int]:
+        """Wait for events until the monotonic time ``until``; return the ready fds."""
+        remaining = until - time.monotonic()
+        if remaining <= 0:
+            return []
+        if extra is not None:
+            self.poller.register(extra, _IN)
+        try:
+            return [fd for fd, _ in self.poller.poll(math.ceil(remaining * 1000))]
+        finally:
+            if extra is not None:
+                self.poller.unregister(extra)
+
+    def watch_exit(self) -> int | None:
+        """An fd that becomes readable when the shell exits (Linux ≥ 5.3), else ``None``."""
+        if self.pidfd is None and hasattr(os, "pidfd_open"):
+            try:
+                self.pidfd = os.pidfd_open(self.proc.pid)
+            except OSError:
+                return None
+        return self.pidfd
+
+    def exited(self) -> bool:
+        """Whether the shell has exited, without reaping it (its pid stays the group's id)."""
+        if self.proc.returncode is not None:
+            return True
+        try:
+            status = os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return True
+        return status is not None
+
+    def close(self) -> None:
+        for file in self.files.values():
+            file.close()
+        for capture in self.captures.values():
+            capture.close()
+        self.files.clear()
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+            self.pidfd = None
+
+
+def _signal_group(pgid: int, signum: int) -> None:
+    # ProcessLookupError: the group is gone. PermissionError: only zombies left (macOS).
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signum)
+
+
+def _wait_for_exit(run: _Run, waker: _Waker, deadline: float) -> Stopped:
+    """The pipes are closed; wait for the shell itself to exit (it may have closed them early)."""
+    proc = run.proc
+    if proc.poll() is not None:
+        return ""
+    pidfd = run.watch_exit()
+    while True:
+        if pidfd is not None:
+            ready = run.poll(deadline, pidfd)
+            if waker.r in ready:
+                return "cancelled"
+            if pidfd in ready:
+                proc.wait()
+                return ""
+        else:  # no pidfd: poll the child, a few times a second
+            ready = run.poll(min(deadline, time.monotonic() + 0.05))
+            if waker.r in ready:
+                return "cancelled"
+            if proc.poll() is not None:
+                return ""
+        if time.monotonic() >= deadline:
+            return "timeout"
+
+
+def _stop(run: _Run) -> None:
+    """SIGTERM the group, grace period, SIGKILL, bounded drain, reap."""
+    pgid = run.proc.pid  # start_new_session made the shell the leader of its own group
+    _signal_group(pgid, signal.SIGTERM)
+    grace_end = time.monotonic() + GRACE_PERIOD
+    pidfd = run.watch_exit()
+    exited = False
+    while True:
+        now = time.monotonic()
+        if now >= grace_end:
+            break
+        if not exited:
+            exited = run.exited()
+        if exited and not run.files:
+            break
+        if exited or pidfd is not None:
+            ready = run.poll(grace_end, None if exited else pidfd)
+        else:  # no pidfd: look at the shell again a few times a second
+            ready = run.poll(min(grace_end, now + 0.05))
+        for fd in ready:
+            if fd in run.files:
+                run.read(fd)
+    # Whatever ignored SIGTERM, or outlived the shell without holding the pipes, goes now.
+    # The shell is not reaped yet, so its pid cannot have been reused as another group's id.
+    _signal_group(pgid, signal.SIGKILL)
+    drain_end = time.monotonic() + DRAIN_PERIOD
+    while run.files and time.monotonic() < drain_end:
+        for fd in run.poll(drain_end):
+            if fd in run.files:
+                run.read(fd)
+    # Stuck in the kernel (rare): subprocess reaps it on a later Popen.
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        run.proc.wait(_REAP_TIMEOUT)
+
+
+def run_process(
+    argv: list[str],
+    *,
+    cwd: str,
+    env: dict[str, str] | None,
+    timeout: float,
+    cancel: CancelToken,
+    keep: int,
+) -> Outcome:
+    """Run ``argv`` with stdin closed and both outputs captured, and say how it ended.
+
+    :param timeout: Seconds before the process group is stopped.
+    :param cancel: Setting it stops the process group at once.
+    :param keep: Characters kept at each end of each stream (at least the output limit).
+    :raises StartError: the process could not be started.
+    """
+    if os.name == "nt":  # pragma: no cover - Windows has no poll() on pipes
+        from ._windows import run_process_windows
+
+        return run_process_windows(
+            argv, cwd=cwd, env=env, timeout=timeout, cancel=cancel, keep=keep
+        )
+    deadline = time.monotonic() + timeout
+    try:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+            bufsize=0,
+        )
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the script or env
+        raise StartError(_describe(exc)) from exc
+    run = _Run(proc, keep)
+    waker = _Waker()
+    forget = cancel.add_callback(waker.wake)
+    stopped: Stopped = ""
+    try:
+        run.poller.register(waker.r, _IN)
+        while run.files:
+            ready = run.poll(deadline)
+            if not ready and time.monotonic() >= deadline:
+                stopped = "timeout"
+                break
+            if waker.r in ready:
+                stopped = "cancelled"
+                break
+            for fd in ready:
+                run.read(fd)
+        if not stopped:
+            stopped = _wait_for_exit(run, waker, deadline)
+        run.poller.unregister(waker.r)  # from here on, a cancel changes nothing
+        if stopped:
+            _stop(run)
+    except BaseException:
+        # KeyboardInterrupt or a bug: never leave the group running behind us.
+        _signal_group(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    finally:
+        forget()
+        waker.close()
+        run.close()
+    return Outcome(_exit_code(proc.returncode), run.stdout, run.stderr, stopped)
