@@ -39,7 +39,7 @@ def test_list_groups_tools_by_source_and_scope_with_problems_under_them(cli, too
     lines = out.splitlines()
     assert lines[0] == "Tools (3) · normal mode"
     personal = lines.index(next(line for line in lines if line.startswith("json · personal")))
-    project = lines.index("json · project  .tooldrop/tools")
+    project = lines.index(next(line for line in lines if line.startswith("json · project  .tooldrop/tools")))
     assert personal < project
     assert lines[personal + 1].split()[0] == "mine"
     assert [line.split()[0] for line in lines[project + 1 : project + 3]] == ["alpha", "beta"]
@@ -60,8 +60,29 @@ def test_list_json(cli, tools):
 
 def test_list_shows_what_the_mode_hides(cli, tools):
     out = cli("--mode", "plan", "list").output
+    assert out.splitlines()[0] == "Tools (0) · plan mode"
+    assert "Hidden in plan mode (3): alpha, beta, mine" in out
+    assert cli("trust").exit_code == 0
+    out = cli("--mode", "plan", "list").output
     assert out.splitlines()[0] == "Tools (1) · plan mode"
     assert "Hidden in plan mode (2): beta, mine" in out
+
+
+def test_list_says_when_project_tools_are_not_trusted(cli, tools):
+    assert "(not trusted: every call asks first" in cli("list").output
+    cli("trust")
+    assert "not trusted" not in cli("list").output
+
+
+def test_trust_status_and_revoke(cli, tools, tool_writer):
+    assert cli("trust", "--status").output.endswith("not trusted (2 project tools)\n")
+    assert "Trusted the 2 tools in .tooldrop/tools: alpha, beta." in cli("trust").output
+    assert cli("trust", "--status").output.endswith(": trusted (2 project tools)\n")
+    tool_writer(tools, "a.json", name="alpha", description="edited")
+    assert "not trusted" in cli("trust", "--status").output
+    cli("trust")
+    assert "No longer trusting" in cli("trust", "--revoke").output
+    assert "were not trusted" in cli("trust", "--revoke").output
 
 
 def test_show_a_tool(cli, tools):

@@ -23,6 +23,7 @@ from ._output import DEFAULT_OUTPUT_LIMIT
 from ._pipeline import AskCallback, prepare, run_prepared
 from ._plugins import PluginInfo, PluginSet
 from ._schema import SchemaValidation, apply_defaults, drop_null_optionals
+from ._trust import TrustStore, project_digest
 
 __all__ = ["ToolHost", "config_dir_for", "load_plugin_set"]
 
@@ -101,6 +102,8 @@ class ToolHost:
             {"python": "custom__"} if name_prefixes is None else dict(name_prefixes)
         )
         self.grants = GrantStore(self.config_dir / "grants.json")
+        self.trust_store = TrustStore(self.config_dir / "trust.json")
+        self._trusted: tuple[object, bool] | None = None  # (registry it was computed for, answer)
 
         # The CLI passes the plugin set it loaded to find plugin commands, so it loads once.
         self._plugins = _plugin_set or load_plugin_set(plugins)
@@ -198,6 +201,35 @@ class ToolHost:
         """The loaded tool called ``name`` (available in this mode or not), or ``None``."""
         spec: ToolSpec | None = self._loaded().get(name)
         return spec
+
+    # -- trust --------------------------------------------------------------------------
+
+    def project_digest(self) -> str:
+        """A digest of the project's tools and config: what trusting the project trusts."""
+        config = self.project_dir / f".{self.app}" / "config.yaml"
+        return project_digest(self.all_tools(), config)
+
+    def is_trusted(self) -> bool:
+        """Whether the project's tools, exactly as they are now, were trusted with :meth:`trust`."""
+        registry = self._loaded()
+        cached = self._trusted
+        if cached is None or cached[0] is not registry:
+            stored = self.trust_store.digest_for(self.project_dir)
+            cached = (registry, stored is not None and stored == self.project_digest())
+            self._trusted = cached
+        return cached[1]
+
+    def trust(self) -> str:
+        """Trust the project's tools as they are now; return the digest recorded."""
+        digest = self.project_digest()
+        self.trust_store.trust(self.project_dir, digest)
+        self._trusted = None
+        return digest
+
+    def revoke_trust(self) -> bool:
+        """Stop trusting the project; return whether it was trusted."""
+        self._trusted = None
+        return self.trust_store.revoke(self.project_dir)
 
     def problems(self) -> list[Problem]:
         """Every plugin and load problem, each with its file and line when it has one."""

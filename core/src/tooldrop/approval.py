@@ -7,19 +7,27 @@ It implements the approval × mode table (DESIGN §7.1)::
     destructive  ask     run                    run   hidden             hidden
     always       ask     ask                    run   hidden             hidden
 
-plus ``always_allow`` (skips the prompt wherever the tool is available), remembered grants
-(an "always allow" answer, valid while the tool's content hash is unchanged), and
-``requires_approval`` (asks every time, in every mode, and is never remembered).
+and on top of it, first rule that applies wins:
+
+1. ``requires_approval`` asks on every call, in every mode, and is never remembered
+   (hidden in ``plan`` and ``headless``, where nobody could answer).
+2. A project tool while the project is not trusted (``tooldrop trust``) asks on every call,
+   in every mode, yolo included; ``always_allow`` does not apply to it. It is hidden in
+   ``plan`` and ``headless``. A remembered grant for its exact content still counts: a person
+   approved that very version.
+3. ``always_allow`` names skip the prompt wherever the tool is available.
+4. A remembered "always allow" grant skips the prompt while the tool's content is unchanged.
+5. The table above.
 
 Override it with your own ``tooldrop_approve`` / ``tooldrop_available`` marked
-``tryfirst=True``; return ``None`` to fall through to this policy.
+``tryfirst=True``; return ``None`` from yours to fall through to this policy.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._model import Decision, ToolCall, ToolSpec
+from ._model import Approval, Decision, ToolCall, ToolSpec
 from .hookspecs import hookimpl
 
 if TYPE_CHECKING:
@@ -28,23 +36,32 @@ if TYPE_CHECKING:
 __all__ = ["effective_approval", "tooldrop_approve", "tooldrop_available"]
 
 _AUTO_ACCEPT = frozenset({"auto-accept", "architect"})
+UNTRUSTED = (
+    "this project's tools are not trusted yet, so each call asks first "
+    "(run `tooldrop trust` once you have read them)"
+)
 
 
-def effective_approval(spec: ToolSpec, host: ToolHost) -> str:
-    """The tool's approval policy as the host applies it (``requires_approval`` is ``always``)."""
-    if spec.requires_approval:
+def untrusted(spec: ToolSpec, host: ToolHost) -> bool:
+    """A project tool of a project whose tools, as they are now, were not trusted."""
+    return spec.origin.scope == "project" and not host.is_trusted()
+
+
+def effective_approval(spec: ToolSpec, host: ToolHost) -> Approval:
+    """The policy the host applies: ``always`` for tools that must ask, else the tool's own."""
+    if spec.requires_approval or untrusted(spec, host):
         return "always"
     return spec.approval
 
 
 @hookimpl
 def tooldrop_available(spec: ToolSpec, host: ToolHost) -> bool:
+    if host.mode not in ("plan", "headless"):
+        return True
     approval = effective_approval(spec, host)
     if host.mode == "plan":
         return approval == "never" and spec.read_only
-    if host.mode == "headless":
-        return approval == "never"
-    return True
+    return approval == "never"
 
 
 @hookimpl
@@ -52,15 +69,18 @@ def tooldrop_approve(call: ToolCall, host: ToolHost) -> Decision:
     spec = call.spec
     if spec.requires_approval:
         return Decision.ask("this tool asks for approval on every call")
+    if untrusted(spec, host):
+        if host.grants.is_granted(spec):
+            return Decision.allow("always allowed earlier (this version of the tool)")
+        return Decision.ask(UNTRUSTED)
     if spec.name in host.always_allow:
         return Decision.allow("in alwaysAllow")
     if host.grants.is_granted(spec):
         return Decision.allow("always allowed earlier (this version of the tool)")
-    approval = effective_approval(spec, host)
     if host.mode == "yolo":
         return Decision.allow("yolo mode")
-    if approval == "never":
+    if spec.approval == "never":
         return Decision.allow("approval: never")
-    if approval == "destructive" and host.mode in _AUTO_ACCEPT:
+    if spec.approval == "destructive" and host.mode in _AUTO_ACCEPT:
         return Decision.allow(f"approval: destructive, {host.mode} mode")
-    return Decision.ask(f"approval: {approval}")
+    return Decision.ask(f"approval: {spec.approval}")

@@ -72,7 +72,10 @@ def list_command(ctx: CliContext, as_json: bool) -> None:
     for (source, scope), members in sorted(groups.items(), key=lambda g: (rank[g[0][1]], g[0][0])):
         folders = {shown_path(s.origin.path.parent) for s in members if s.origin.path is not None}
         where = f"  {', '.join(sorted(folders))}" if folders else ""
-        click.echo(f"\n{source} · {scope}{where}")
+        trust = ""
+        if scope == "project" and not host.is_trusted():
+            trust = "  (not trusted: every call asks first; see `tooldrop trust`)"
+        click.echo(f"\n{source} · {scope}{where}{trust}")
         name_width = max(len(s.name) for s in members)
         policy_width = max(len(_policy(s)) for s in members)
         room = max(width - name_width - policy_width - 6, 20)

@@ -1,13 +1,40 @@
-"""``trust``: trust (or stop trusting) this project's tools."""
+"""``trust``: trust (or stop trusting) this project's tools (DESIGN §7.3)."""
 
 from __future__ import annotations
 
 import click
 
+from ._context import CliContext, pass_cli
+from ._format import shown_path
+
 __all__ = ["trust_command"]
 
 
 @click.command("trust")
-def trust_command() -> None:
-    """Trust this project's tools so they may run under their own approval policy."""
-    raise click.ClickException("not implemented yet")
+@click.option("--revoke", is_flag=True, help="Stop trusting this project's tools.")
+@click.option("--status", is_flag=True, help="Only say whether the project is trusted.")
+@pass_cli
+def trust_command(ctx: CliContext, revoke: bool, status: bool) -> None:
+    """Trust this project's tools, as they are now, to run under their own approval policy.
+
+    Until then every project tool asks before each call (in every mode) and headless and plan
+    modes hide them. Editing, adding or removing a project tool, or editing the project's
+    config.yaml, voids the trust.
+    """
+    host = ctx.host
+    where = shown_path(host.project_tools_dir)
+    names = sorted(s.name for s in host.all_tools() if s.origin.scope == "project")
+    if status:
+        state = "trusted" if host.is_trusted() else "not trusted"
+        click.echo(f"{where}: {state} ({len(names)} project tool{'s' * (len(names) != 1)})")
+        return
+    if revoke:
+        if host.revoke_trust():
+            click.echo(f"No longer trusting the tools in {where}.")
+        else:
+            click.echo(f"The tools in {where} were not trusted.")
+        return
+    host.trust()
+    listed = ", ".join(names) if names else "none yet"
+    click.echo(f"Trusted the {len(names)} tool{'s' * (len(names) != 1)} in {where}: {listed}.")
+    click.echo("Editing any of them (or the project's config.yaml) voids the trust.", err=True)

@@ -1,0 +1,78 @@
+"""Project trust (DESIGN §7.3): a cloned repository's tools do not run unasked.
+
+Trust is recorded per project (its real path) together with a digest of what the project
+provides: every project-scope tool's name, file and content hash, and the project's
+``config.yaml`` (its ``alwaysAllow`` auto-approves). Any change to those (an edited tool, a new
+one, a file that starts loading after a fix) voids the trust until the person trusts again.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+from ._grants import read_json, write_json_atomic
+from ._model import ToolSpec
+
+__all__ = ["TrustStore", "project_digest"]
+
+
+def project_digest(specs: Iterable[ToolSpec], config: Path) -> str:
+    """A digest of everything the project contributes that could run or be auto-approved."""
+    digest = hashlib.sha256()
+    entries = sorted(
+        (spec.name, str(spec.origin.path or ""), spec.origin.content_hash)
+        for spec in specs
+        if spec.origin.scope == "project"
+    )
+    for entry in entries:
+        digest.update("\0".join(entry).encode() + b"\n")
+    try:
+        digest.update(b"config\0" + hashlib.sha256(config.read_bytes()).digest())
+    except OSError:
+        digest.update(b"config\0none")
+    return digest.hexdigest()
+
+
+class TrustStore:
+    """``trust.json`` in the personal config dir: ``{"version": 1, "projects": {path: {...}}}``."""
+
+    VERSION = 1
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+
+    def _projects(self) -> dict[str, dict[str, str]]:
+        data = read_json(self.path)
+        if not isinstance(data, dict) or data.get("version") != self.VERSION:
+            return {}
+        projects = data.get("projects")
+        if not isinstance(projects, dict):
+            return {}
+        return {k: v for k, v in projects.items() if isinstance(v, dict)}
+
+    def digest_for(self, project: Path) -> str | None:
+        record = self._projects().get(str(project))
+        digest = None if record is None else record.get("digest")
+        return digest if isinstance(digest, str) else None
+
+    def trust(self, project: Path, digest: str) -> None:
+        with self._lock:
+            projects = self._projects()
+            projects[str(project)] = {
+                "digest": digest,
+                "trusted_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            }
+            write_json_atomic(self.path, {"version": self.VERSION, "projects": projects})
+
+    def revoke(self, project: Path) -> bool:
+        with self._lock:
+            projects = self._projects()
+            if projects.pop(str(project), None) is None:
+                return False
+            write_json_atomic(self.path, {"version": self.VERSION, "projects": projects})
+            return True
