@@ -17,6 +17,16 @@ from ._errors import (
     ToolDropError,
     UnknownToolError,
 )
+from ._export import (
+    EXPORT_FORMATS,
+    NAME_RULES,
+    ExportedTools,
+    ExportFormat,
+    NameRule,
+    export_tools,
+    mcp_annotations,
+    why_not_strict,
+)
 from ._host import ToolHost
 from ._model import (
     Approval,
@@ -41,12 +51,17 @@ from .hookspecs import hookimpl
 
 __all__ = [
     "DEFAULT_OUTPUT_LIMIT",
+    "EXPORT_FORMATS",
+    "NAME_RULES",
     "Approval",
     "CancelToken",
     "Decision",
+    "ExportFormat",
+    "ExportedTools",
     "InvalidArgumentsError",
     "LoadResult",
     "Mode",
+    "NameRule",
     "Origin",
     "PluginError",
     "PluginInfo",
@@ -64,15 +79,18 @@ __all__ = [
     "UnknownToolError",
     "compile_pattern",
     "converter",
+    "export_tools",
     "hookimpl",
     "join_truncated",
     "json_type_name",
+    "mcp_annotations",
     "problems_from_error",
     "split_budget",
     "structure",
     "truncate",
     "truncation_marker",
     "validate_args",
+    "why_not_strict",
 ]
 
 

@@ -17,6 +17,7 @@ import pluggy
 from ._cancel import CancelToken
 from ._discover import discover
 from ._errors import InvalidArgumentsError, RenderError, UnknownToolError
+from ._export import ExportedTools, ExportFormat, export_tools
 from ._grants import GrantStore
 from ._model import MODES, LoadResult, Mode, Problem, ToolCall, ToolResult, ToolSpec
 from ._output import DEFAULT_OUTPUT_LIMIT
@@ -230,6 +231,14 @@ class ToolHost:
         """Stop trusting the project; return whether it was trusted."""
         self._trusted = None
         return self.trust_store.revoke(self.project_dir)
+
+    def export(self, fmt: ExportFormat) -> ExportedTools:
+        """The available tools as definitions for ``fmt``: a list, with ``.problems``.
+
+        :param fmt: ``openai``, ``openai-responses``, ``anthropic``, ``gemini`` or ``mcp``.
+        :raises ValueError: for an unknown format. See :func:`tooldrop.export_tools`.
+        """
+        return export_tools(self.tools(), fmt)
 
     def problems(self) -> list[Problem]:
         """Every plugin and load problem, each with its file and line when it has one."""
