@@ -7,6 +7,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attrs import evolve
+
 from ._model import SCOPES, LoadResult, Origin, Problem, Scope, ToolDir, ToolSpec
 from ._registry import Registry
 from ._tool import to_spec
@@ -75,6 +77,8 @@ def _plugin_tools(host: ToolHost) -> Iterator[tuple[ToolSpec | None, Problem | N
             yield None, Problem(field=f"plugin {plugin}", message=message)
         for obj in registered:
             origin = Origin(source=f"entrypoint:{plugin}", scope="plugin")
+            if isinstance(obj, ToolSpec):  # keep where it says it came from, and its hash
+                origin = evolve(obj.origin, source=origin.source, scope="plugin")
             try:
                 yield to_spec(obj, origin=origin), None
             except Exception as exc:  # noqa: BLE001 - a malformed tool is a problem, not a crash.

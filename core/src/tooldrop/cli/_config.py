@@ -1,7 +1,9 @@
-"""``.<app>/config.yaml``: the ``alwaysAllow`` and ``disabledTools`` lists the CLI honours.
+"""``config.yaml``: the ``alwaysAllow`` and ``disabledTools`` lists the CLI honours.
 
-Both the project's ``.<app>/config.yaml`` and ``config.yaml`` in the personal config dir are
-read; their lists are merged.
+Both ``config.yaml`` in the personal config dir and the project's ``.<app>/config.yaml`` are
+read and their lists merged, with one exception: the project's ``alwaysAllow`` counts only while
+the project is trusted (``tooldrop trust``). A cloned repository must not be able to
+auto-approve tools, its own or yours, by shipping a config file.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ class Settings:
     always_allow: set[str] = field(factory=set)
     disabled_tools: set[str] = field(factory=set)
     problems: list[Problem] = field(factory=list)
+    #: The project's ``alwaysAllow``, kept apart: it applies only to a trusted project.
+    project_always_allow: set[str] = field(factory=set)
 
 
-def _read(path: Path, settings: Settings) -> None:
+def _read(path: Path, settings: Settings, always_allow: set[str]) -> None:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -45,7 +49,7 @@ def _read(path: Path, settings: Settings) -> None:
     if not isinstance(data, dict):
         settings.problems.append(Problem(path=path, message="must be a mapping"))
         return
-    for key, target in zip(KEYS, (settings.always_allow, settings.disabled_tools), strict=True):
+    for key, target in zip(KEYS, (always_allow, settings.disabled_tools), strict=True):
         value = data.get(key)
         if value is None:
             continue
@@ -59,6 +63,6 @@ def _read(path: Path, settings: Settings) -> None:
 
 def load_settings(project_dir: Path, config_dir: Path, app: str) -> Settings:
     settings = Settings()
-    _read(config_dir / "config.yaml", settings)
-    _read(project_dir / f".{app}" / "config.yaml", settings)
+    _read(config_dir / "config.yaml", settings, settings.always_allow)
+    _read(project_dir / f".{app}" / "config.yaml", settings, settings.project_always_allow)
     return settings

@@ -41,6 +41,8 @@ class CliContext:
                 disabled_tools=settings.disabled_tools,
                 _plugin_set=self.plugin_set,
             )
+            if settings.project_always_allow and self._host.is_trusted():
+                self._host.always_allow |= settings.project_always_allow
         return self._host
 
     def close(self) -> None:

@@ -1,0 +1,96 @@
+"""The default policy's rules beyond the mode table: requires_approval and remembered grants."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tooldrop import Decision
+
+MODES = ("normal", "auto-accept", "architect", "yolo")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_requires_approval_asks_in_every_mode_even_when_always_allowed(
+    make_host, tool_pack, spec_factory, echo, mode
+):
+    spec = spec_factory("careful", requires_approval=True)
+    host = make_host(tool_pack(spec), mode=mode, always_allow={"careful"})
+    asked = []
+    result = host.call("careful", {}, ask=lambda call: asked.append(call) or True)
+    assert len(asked) == 1
+    assert not result.is_error
+
+
+@pytest.mark.parametrize("mode", ["plan", "headless"])
+def test_requires_approval_tools_hide_where_no_one_can_answer(
+    make_host, tool_pack, spec_factory, mode
+):
+    host = make_host(tool_pack(spec_factory("careful", requires_approval=True)), mode=mode)
+    assert host.tools() == []
+
+
+def test_always_allow_at_the_prompt_is_remembered_for_this_version(
+    make_host, tool_pack, spec_factory, echo, user_dir
+):
+    spec = spec_factory("guarded", approval="always")
+    host = make_host(tool_pack(spec))
+    asked = []
+
+    def ask(call):
+        asked.append(call.name)
+        return Decision.allow(remember=True)
+
+    host.call("guarded", {}, ask=ask)
+    host.call("guarded", {}, ask=ask)
+    assert asked == ["guarded"]
+    grants = json.loads((user_dir / "grants.json").read_text())
+    assert grants == {"version": 1, "grants": {"guarded": ["hash-of-guarded"]}}
+
+    # The same name with other content (an edited file) is a different tool: asks again.
+    from tooldrop import Origin
+
+    edited = spec_factory(
+        "guarded",
+        approval="always",
+        origin=Origin(source="test", scope="plugin", content_hash="v2"),
+    )
+    other = make_host(tool_pack(edited))
+    other.call("guarded", {}, ask=ask)
+    assert asked == ["guarded", "guarded"]
+
+
+def test_requires_approval_is_never_remembered(make_host, tool_pack, spec_factory, user_dir):
+    host = make_host(tool_pack(spec_factory("careful", requires_approval=True)))
+    asked = []
+
+    def ask(call):
+        asked.append(1)
+        return Decision.allow(remember=True)
+
+    host.call("careful", {}, ask=ask)
+    host.call("careful", {}, ask=ask)
+    assert len(asked) == 2
+    assert not (user_dir / "grants.json").exists()
+
+
+def test_a_corrupt_grants_file_grants_nothing(make_host, tool_pack, spec_factory, user_dir):
+    (user_dir / "grants.json").write_text("{not json")
+    host = make_host(tool_pack(spec_factory("guarded", approval="always")))
+    assert host.call("guarded", {}).denied
+    host.call("guarded", {}, ask=lambda call: Decision.allow(remember=True))
+    assert json.loads((user_dir / "grants.json").read_text())["grants"] == {
+        "guarded": ["hash-of-guarded"]
+    }
+
+
+def test_a_tool_without_a_content_hash_is_never_granted(
+    make_host, tool_pack, spec_factory, user_dir
+):
+    from tooldrop import Origin
+
+    spec = spec_factory("anon", approval="always", origin=Origin(source="test", scope="plugin"))
+    host = make_host(tool_pack(spec))
+    host.call("anon", {}, ask=lambda call: Decision.allow(remember=True))
+    assert host.call("anon", {}).denied
