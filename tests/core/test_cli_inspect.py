@@ -39,7 +39,9 @@ def test_list_groups_tools_by_source_and_scope_with_problems_under_them(cli, too
     lines = out.splitlines()
     assert lines[0] == "Tools (3) · normal mode"
     personal = lines.index(next(line for line in lines if line.startswith("json · personal")))
-    project = lines.index(next(line for line in lines if line.startswith("json · project  .tooldrop/tools")))
+    project = lines.index(
+        next(line for line in lines if line.startswith("json · project  .tooldrop/tools"))
+    )
     assert personal < project
     assert lines[personal + 1].split()[0] == "mine"
     assert [line.split()[0] for line in lines[project + 1 : project + 3]] == ["alpha", "beta"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import inspect
 import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -21,7 +20,7 @@ from ._export import ExportedTools, ExportFormat, export_tools
 from ._grants import GrantStore
 from ._model import MODES, LoadResult, Mode, Problem, ToolCall, ToolResult, ToolSpec
 from ._output import DEFAULT_OUTPUT_LIMIT
-from ._pipeline import AskCallback, prepare, run_prepared
+from ._pipeline import AskCallback, on_loop, prepare, run_many, run_prepared
 from ._plugins import PluginInfo, PluginSet
 from ._schema import SchemaValidation, apply_defaults, drop_null_optionals
 from ._trust import TrustStore, project_digest
@@ -302,7 +301,7 @@ class ToolHost:
         """
         token = cancel or CancelToken()
         loop = asyncio.get_running_loop()
-        sync_ask = None if ask is None else _on_loop(ask, loop)
+        sync_ask = None if ask is None else on_loop(ask, loop)
         future = loop.run_in_executor(
             self._pool(), lambda: self.call(name, args, ask=sync_ask, cancel=token)
         )
@@ -326,27 +325,7 @@ class ToolHost:
         then each run of consecutive approved read-only calls executes concurrently. Results
         come back in the order of ``calls``.
         """
-        prepared = [prepare(self, name, args, ask=ask) for name, args in calls]
-        results: list[ToolResult | None] = [None] * len(prepared)
-        batch: list[int] = []
-
-        def flush() -> None:
-            if len(batch) == 1:
-                results[batch[0]] = run_prepared(self, prepared[batch[0]])
-            elif batch:
-                futures = {i: self._pool().submit(run_prepared, self, prepared[i]) for i in batch}
-                for i, future in futures.items():
-                    results[i] = future.result()
-            batch.clear()
-
-        for index, item in enumerate(prepared):
-            if item.call is not None and item.call.spec.read_only:
-                batch.append(index)
-                continue
-            flush()
-            results[index] = run_prepared(self, item)
-        flush()
-        return [r for r in results if r is not None]
+        return run_many(self, calls, ask=ask, pool=self._pool())
 
     async def acall_many(
         self,
@@ -384,19 +363,3 @@ class ToolHost:
 
     def __repr__(self) -> str:
         return f"<ToolHost project={str(self.project_dir)!r} app={self.app!r} mode={self.mode!r}>"
-
-
-def _on_loop(ask: Any, loop: asyncio.AbstractEventLoop) -> AskCallback:
-    """Wrap an ask callback so a worker thread can call it, running coroutines on ``loop``."""
-
-    def sync_ask(call: ToolCall) -> Any:
-        answer = ask(call)
-        if inspect.isawaitable(answer):
-            return asyncio.run_coroutine_threadsafe(_await(answer), loop).result()
-        return answer
-
-    return sync_ask
-
-
-async def _await(awaitable: Any) -> Any:
-    return await awaitable

@@ -7,10 +7,12 @@ worker thread and turns task cancellation into the call's cancel token.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import inspect
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
@@ -24,7 +26,7 @@ from ._schema import apply_defaults, drop_null_optionals
 if TYPE_CHECKING:
     from ._host import ToolHost
 
-__all__ = ["AskCallback", "Prepared", "prepare", "run_prepared"]
+__all__ = ["AskCallback", "Prepared", "on_loop", "prepare", "run_many", "run_prepared"]
 
 #: ``ask(call)`` answers a prompt: ``True``/``False``, a :class:`Decision`, or ``None`` (no one).
 AskCallback = Callable[[ToolCall], "bool | Decision | None"]
@@ -218,3 +220,50 @@ def _execute(host: ToolHost, call: ToolCall) -> ToolResult:
     if not isinstance(outcome, ToolResult):
         return ToolResult.error(f"The backend returned {type(outcome).__name__}, not a ToolResult")
     return outcome
+
+
+def run_many(
+    host: ToolHost,
+    calls: Sequence[tuple[str, Mapping[str, Any] | None]],
+    *,
+    ask: AskCallback | None,
+    pool: concurrent.futures.Executor,
+) -> list[ToolResult]:
+    """Prepare every call in order, then run each stretch of read-only calls concurrently."""
+    prepared = [prepare(host, name, args, ask=ask) for name, args in calls]
+    results: list[ToolResult | None] = [None] * len(prepared)
+    batch: list[int] = []
+
+    def flush() -> None:
+        if len(batch) == 1:
+            results[batch[0]] = run_prepared(host, prepared[batch[0]])
+        elif batch:
+            futures = {i: pool.submit(run_prepared, host, prepared[i]) for i in batch}
+            for i, future in futures.items():
+                results[i] = future.result()
+        batch.clear()
+
+    for index, item in enumerate(prepared):
+        if item.call is not None and item.call.spec.read_only:
+            batch.append(index)
+            continue
+        flush()
+        results[index] = run_prepared(host, item)
+    flush()
+    return [r for r in results if r is not None]
+
+
+def on_loop(ask: Any, loop: asyncio.AbstractEventLoop) -> AskCallback:
+    """Wrap an ask callback so a worker thread can call it, running coroutines on ``loop``."""
+
+    def sync_ask(call: ToolCall) -> Any:
+        answer = ask(call)
+        if inspect.isawaitable(answer):
+            return asyncio.run_coroutine_threadsafe(_await(answer), loop).result()
+        return answer
+
+    return sync_ask
+
+
+async def _await(awaitable: Any) -> Any:
+    return await awaitable
