@@ -46,7 +46,7 @@ from ._output import DEFAULT_OUTPUT_LIMIT, join_truncated, split_budget, truncat
 from ._pattern import compile_pattern
 from ._plugins import PluginInfo
 from ._schema import validate_args
-from ._tool import Tool
+from ._tool import Tool, ToolDefinitionError, to_spec, tool
 from .hookspecs import hookimpl
 
 __all__ = [
@@ -71,6 +71,7 @@ __all__ = [
     "Severity",
     "Tool",
     "ToolCall",
+    "ToolDefinitionError",
     "ToolDir",
     "ToolDropError",
     "ToolHost",
@@ -87,6 +88,8 @@ __all__ = [
     "problems_from_error",
     "split_budget",
     "structure",
+    "to_spec",
+    "tool",
     "truncate",
     "truncation_marker",
     "validate_args",

@@ -1,17 +1,42 @@
 """The ``python`` plugin: loads personal ``*.py`` tool modules and runs ``python`` tools.
 
-(First cut: runs callables registered by plugins; loading modules arrives with the
-Python-tools issue.)
+- :func:`tooldrop_load_file` claims ``*.py`` files. Those in the personal tools dir (or a
+  plugin's tools dir) are imported, each on its own; those in a project's tools dir are
+  reported and never imported, because importing a file runs it.
+- :func:`tooldrop_execute` runs every tool whose runner is ``python``: these files' tools and
+  those pip tool packs register with ``tooldrop_register_tools``.
+- :func:`tooldrop_scaffold` writes ``tooldrop new NAME --python``'s example tool.
 """
 
 from __future__ import annotations
 
-from tooldrop import ToolCall, ToolHost, ToolResult, hookimpl
+from pathlib import Path
+
+from tooldrop import LoadResult, Scope, ToolCall, ToolHost, ToolResult, hookimpl
+
+from ._loader import load_file
+from ._runner import run_call
+from ._scaffold import scaffold
+
+__all__ = ["tooldrop_execute", "tooldrop_load_file", "tooldrop_scaffold"]
+
+
+@hookimpl
+def tooldrop_load_file(path: Path, scope: Scope, host: ToolHost) -> LoadResult | None:
+    if path.suffix != ".py":
+        return None
+    return load_file(path, scope)
 
 
 @hookimpl
 def tooldrop_execute(call: ToolCall, host: ToolHost) -> ToolResult | None:
     if call.spec.runner != "python":
         return None
-    value = call.spec.payload(dict(call.args), call.cancel)
-    return ToolResult(text="" if value is None else str(value))
+    return run_call(call)
+
+
+@hookimpl
+def tooldrop_scaffold(name: str, kind: str, host: ToolHost) -> tuple[str, str] | None:
+    if kind != "python":
+        return None
+    return scaffold(name)
