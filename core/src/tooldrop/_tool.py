@@ -28,7 +28,7 @@ import cattrs
 from attrs import evolve, field, frozen
 
 from ._cancel import CancelToken
-from ._convert import converter, json_type_name, problems_from_error
+from ._convert import converter, problems_from_error
 from ._docstring import parse_docstring
 from ._errors import ToolDropError
 from ._model import Approval, Origin, Problem, ToolSpec
@@ -279,8 +279,8 @@ _KEYS = {
     "timeoutMs": "timeout_ms",
 }
 _EXPECTED = (
-    "expected a tool: a dict with name, description and execute, a tooldrop.Tool, or a "
-    "function decorated with @tooldrop.tool"
+    "expected a dict with name, description and execute, a tooldrop.Tool, or a function "
+    "decorated with @tooldrop.tool"
 )
 
 _converter: cattrs.Converter | None = None
@@ -364,8 +364,14 @@ def as_tool(obj: object) -> Tool:
         return made
     if isinstance(obj, Mapping):
         return _from_mapping(obj)
-    got = "a function not decorated with @tooldrop.tool" if callable(obj) else json_type_name(obj)
-    raise ToolDefinitionError([Problem(message=f"{_EXPECTED}; got {got}")])
+    kind = type(obj).__name__
+    if callable(obj):
+        message = (
+            f"cannot register {kind!r} as a tool: decorate it with @tooldrop.tool ({_EXPECTED})"
+        )
+    else:
+        message = f"cannot register {kind!r} as a tool ({_EXPECTED})"
+    raise ToolDefinitionError([Problem(message=message)])
 
 
 class ArgsOnly:
