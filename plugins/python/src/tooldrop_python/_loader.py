@@ -248,7 +248,7 @@ def _line_of(item: object, source: str, path: Path) -> int | None:
 
 def _default_line(source: str) -> int | None:
     for number, text in enumerate(source.splitlines(), start=1):
-        if re.match(r"default\s*(:[^=]*)?=", text):
+        if re.match(r"(default\s*(:[^=]*)?=|(async\s+)?def\s+default\b)", text):
             return number
     return None
 
@@ -279,7 +279,7 @@ def load_file(path: Path, scope: Scope) -> LoadResult:
         fallback = _default_line(source)
         return LoadResult(
             problems=[
-                p if p.line is not None or p.field != "default" else evolve(p, line=fallback)
+                evolve(p, line=fallback) if p.line is None and p.field.startswith("default") else p
                 for p in failed.problems
             ]
         )
