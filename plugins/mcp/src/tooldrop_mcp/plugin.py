@@ -1,19 +1,84 @@
-"""The ``mcp`` plugin: adds ``tooldrop serve``.
+"""The ``mcp`` plugin: adds ``tooldrop serve``, an MCP server on stdio.
 
-(First cut: the command exists; the server arrives with the MCP issue.) The ``mcp`` SDK is
-imported only when ``serve`` runs, so other commands stay fast.
+The ``mcp`` SDK is imported only when ``serve`` runs: this module is loaded for every
+``tooldrop`` command, and the SDK takes a second or two to import.
 """
 
 from __future__ import annotations
 
-import click
+from typing import cast
 
-from tooldrop import hookimpl
+import click
+from click.core import ParameterSource
+
+from tooldrop import Mode, ToolHost, hookimpl
+from tooldrop._model import MODES
+from tooldrop.cli._context import CliContext
+
+
+def _explicit_mode(ctx: click.Context, mode: str | None) -> Mode | None:
+    """``serve --mode``, else the global ``--mode`` when it was given, else ``None``."""
+    if mode is not None:
+        return cast(Mode, mode)
+    root = ctx.find_root()
+    source = root.get_parameter_source("mode")
+    if source in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
+        return None
+    return cast(Mode, root.params["mode"])
 
 
 @hookimpl
 def tooldrop_register_commands(cli: click.Group) -> None:
     @cli.command("serve")
-    def serve() -> None:
-        """Serve every available tool over MCP on stdio."""
-        raise click.ClickException("tooldrop serve is not implemented yet")
+    @click.option(
+        "--mode",
+        type=click.Choice(MODES),
+        default=None,
+        help="Approval mode for every client. Default: normal for clients that can be asked "
+        "(MCP elicitation), headless for the others.",
+    )
+    @click.option(
+        "--poll-interval",
+        type=click.FloatRange(min=0),
+        default=1.0,
+        show_default=True,
+        help="Seconds between checks of the tools dirs for added or changed tools; 0: never.",
+    )
+    @click.pass_context
+    def serve(ctx: click.Context, mode: str | None, poll_interval: float) -> None:
+        """Serve every available tool over MCP on stdio.
+
+        Register it with an MCP client as the command `tooldrop --project DIR serve`.
+        Stdout carries only the protocol; messages for people go to stderr.
+        """
+        import anyio
+
+        from ._server import ToolServer
+
+        cli_ctx = ctx.find_object(CliContext)
+        if cli_ctx is None:  # pragma: no cover - serve always runs under the tooldrop group
+            raise click.UsageError("serve must run as `tooldrop serve`")
+        contexts: list[CliContext] = []
+
+        def host_for(host_mode: Mode) -> ToolHost:
+            context = CliContext(
+                project=str(cli_ctx.project),
+                user_dir=cli_ctx.user_dir,
+                app=cli_ctx.app,
+                mode=host_mode,
+                plugin_set=cli_ctx.plugin_set,
+            )
+            contexts.append(context)
+            host = context.host
+            for problem in context.settings_problems:
+                click.echo(f"tooldrop serve: {problem}", err=True)
+            return host
+
+        server = ToolServer(host_for, mode=_explicit_mode(ctx, mode), poll_interval=poll_interval)
+        try:
+            anyio.run(server.run_stdio)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            for context in contexts:
+                context.close()

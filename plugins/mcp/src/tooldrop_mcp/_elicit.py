@@ -1,0 +1,142 @@
+"""Approval over MCP: ask the person behind the client through ``elicitation/create``.
+
+Used only when the client declared the elicitation capability (form mode); otherwise calls
+that need approval get the host's ``tooldrop_ask`` hook, and with no answer they are denied with
+a reason the model can read. The prompt shows what will actually run: the tool, where it
+comes from, its arguments and the rendered script.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.session import ServerSession
+
+from tooldrop import Decision, ToolCall
+
+__all__ = ["ALLOW", "ALWAYS", "DENY", "client_can_elicit", "elicitation_ask", "prompt_message"]
+
+ALLOW, ALWAYS, DENY = "allow", "always", "deny"
+#: The longest script shown whole in a prompt; longer ones keep their head and tail.
+MAX_SHOWN = 4000
+#: How long a prompt may stay unanswered before the call is denied.
+ASK_TIMEOUT = 600.0
+
+
+def client_can_elicit(capabilities: types.ClientCapabilities | None) -> bool:
+    """Whether the client takes form-mode elicitation requests.
+
+    A bare ``"elicitation": {}`` (the 2025-06-18 form) means form mode.
+    """
+    elicitation = None if capabilities is None else capabilities.elicitation
+    if elicitation is None:
+        return False
+    return elicitation.form is not None or elicitation.url is None
+
+
+def _shorten(text: str) -> str:
+    if len(text) <= MAX_SHOWN:
+        return text
+    half = MAX_SHOWN // 2
+    return f"{text[:half]}\n... [{len(text) - MAX_SHOWN} characters not shown] ...\n{text[-half:]}"
+
+
+def prompt_message(call: ToolCall) -> str:
+    """The text of the approval prompt: what runs, from where, with which arguments."""
+    spec = call.spec
+    origin = spec.origin
+    where = f"{origin.source}, {origin.scope}"
+    if origin.path is not None:
+        where += f": {origin.path}"
+    policy = "asks every time" if spec.requires_approval else f"approval: {spec.approval}"
+    lines = [
+        f'Run the tool "{spec.name}"? ({where}; {policy})',
+        "",
+        "Arguments:",
+        json.dumps(dict(call.args), indent=2, ensure_ascii=False, sort_keys=True, default=str),
+    ]
+    if call.script is not None:
+        lines += ["", "Script:", _shorten(call.script)]
+    return "\n".join(lines)
+
+
+def _requested_schema(call: ToolCall) -> dict[str, Any]:
+    values, names = [ALLOW, DENY], ["Allow once", "Deny"]
+    if not call.spec.requires_approval:
+        values.insert(1, ALWAYS)
+        names.insert(1, "Always allow this version of the tool")
+    # enum + enumNames is the form every elicitation-capable client understands
+    # (2025-06-18 and 2025-11-25); a single required choice, no free text.
+    return {
+        "type": "object",
+        "properties": {
+            "decision": {
+                "type": "string",
+                "title": "Decision",
+                "enum": values,
+                "enumNames": names,
+                "default": DENY,
+            }
+        },
+        "required": ["decision"],
+    }
+
+
+def _decision(result: types.ElicitResult) -> Decision:
+    if result.action == "decline":
+        return Decision.deny("the user declined")
+    if result.action == "cancel":
+        return Decision.deny("the user dismissed the approval prompt")
+    choice = (result.content or {}).get("decision")
+    if choice == ALLOW:
+        return Decision.allow("approved through the MCP client")
+    if choice == ALWAYS:
+        return Decision.allow("always allowed through the MCP client", remember=True)
+    if choice == DENY:
+        return Decision.deny("the user declined")
+    return Decision.deny(f"the approval prompt answered {choice!r}, not a decision")
+
+
+def elicitation_ask(
+    session: ServerSession, request_id: types.RequestId | None, timeout: float = ASK_TIMEOUT
+) -> Callable[[ToolCall], Awaitable[Decision]]:
+    """An ``ask`` callback for :meth:`ToolHost.acall` that prompts through the client.
+
+    The prompt is tied to the ``tools/call`` request it is for. It gives up (deny) when the
+    call is cancelled or nobody answers within ``timeout`` seconds.
+    """
+
+    async def ask(call: ToolCall) -> Decision:
+        answer: Decision | None = None
+
+        async def prompt() -> None:
+            nonlocal answer
+            try:
+                result = await session.elicit_form(
+                    prompt_message(call), _requested_schema(call), related_request_id=request_id
+                )
+            except Exception as exc:  # noqa: BLE001 - any failure to ask is a readable deny.
+                answer = Decision.deny(f"the MCP client could not show the approval prompt ({exc})")
+            else:
+                answer = _decision(result)
+            scope.cancel()
+
+        async def cancelled() -> None:
+            await call.cancel.wait_async()
+            scope.cancel()
+
+        with anyio.move_on_after(timeout) as scope:
+            async with anyio.create_task_group() as group:
+                group.start_soon(prompt)
+                group.start_soon(cancelled)
+        if answer is not None:
+            return answer
+        if call.cancel.cancelled:
+            return Decision.deny("the call was cancelled while waiting for approval")
+        return Decision.deny(f"no answer to the approval prompt within {timeout:g} seconds")
+
+    return ask

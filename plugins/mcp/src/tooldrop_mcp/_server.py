@@ -1,0 +1,288 @@
+"""The MCP server: every available tool, called through the host's own pipeline.
+
+Built on the official SDK's low-level :class:`mcp.server.lowlevel.Server`: our tools carry a
+ready-made JSON Schema, and our pipeline validates arguments itself, so a bad call comes back
+as an ``isError`` result with the reference-style message the model can act on (the
+low-level server does no input validation of its own on stdio).
+
+Approval: a client that declared form-mode elicitation gets normal-mode rules and is asked
+through ``elicitation/create`` (see :mod:`._elicit`); any other client gets headless rules,
+so it only sees tools that never need a person. ``--mode`` fixes the mode for every client.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+import anyio
+import mcp_types as types
+from anyio.streams.memory import MemoryObjectSendStream
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.session import ServerSession
+from mcp.server.stdio import stdio_server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.shared._stream_protocols import ReadStream, WriteStream
+from mcp.shared.message import SessionMessage
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
+
+from tooldrop import Mode, Problem, ToolHost
+
+from ._elicit import client_can_elicit, elicitation_ask
+from ._watch import signature, watched_dirs
+
+__all__ = ["ToolServer"]
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+
+#: Builds the host for a mode; called once per mode the server needs.
+HostFactory = Callable[[Mode], ToolHost]
+
+_INSTRUCTIONS = (
+    "Tools from tool files (tooldrop). Each call is validated against the tool's schema and "
+    "approved under the user's policy before it runs; an error result explains what to fix."
+)
+
+
+def _log(message: str) -> None:
+    print(f"tooldrop serve: {message}", file=sys.stderr, flush=True)
+
+
+def _version() -> str:
+    from importlib.metadata import version
+
+    return version("tooldrop-mcp")
+
+
+class ToolServer:
+    """Serves a :class:`~tooldrop.ToolHost`'s tools over MCP.
+
+    :param hosts: A host, or a factory making the host for a mode. With a factory and no
+        ``mode``, the mode follows the client: ``normal`` (asking through elicitation) for a
+        client that can be asked, ``headless`` otherwise.
+    :param mode: The mode for every client (only with a factory).
+    :param poll_interval: Seconds between checks of the tools dirs; ``0`` turns watching off.
+    """
+
+    def __init__(
+        self, hosts: ToolHost | HostFactory, *, mode: Mode | None = None, poll_interval: float = 1.0
+    ) -> None:
+        if isinstance(hosts, ToolHost):
+            fixed = hosts
+            self._factory: HostFactory = lambda _mode: fixed
+            self._mode: Mode | None = fixed.mode
+        else:
+            self._factory, self._mode = hosts, mode
+        self.poll_interval = poll_interval
+        self._hosts: dict[Mode, ToolHost] = {}
+        self._lock = threading.Lock()
+        self._sessions: list[ServerSession] = []
+        self._bus = InMemorySubscriptionBus()
+        self._reported: set[str] = set()
+        self.server: Server[Any] = Server(
+            "tooldrop",
+            version=_version(),
+            instructions=_INSTRUCTIONS,
+            lifespan=self._lifespan,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_subscriptions_listen=ListenHandler(self._bus),
+        )
+        self.server.add_notification_handler(
+            "notifications/initialized", types.NotificationParams, self._initialized
+        )
+
+    # -- hosts ----------------------------------------------------------------------------
+
+    def _mode_for(self, ctx: ServerRequestContext[Any]) -> tuple[Mode, bool]:
+        """The mode for this request's client, and whether it can be asked."""
+        legacy = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
+        # Asking needs a server-to-client request: the 2026 wire has none (it would need the
+        # multi-round-trip input_required flow), so modern clients get headless rules.
+        can_ask = legacy and client_can_elicit(ctx.session.client_capabilities)
+        if self._mode is not None:
+            return self._mode, can_ask
+        return ("normal" if can_ask else "headless"), can_ask
+
+    def _host(self, mode: Mode) -> ToolHost:
+        with self._lock:
+            host = self._hosts.get(mode)
+            if host is None:
+                host = self._hosts[mode] = self._factory(mode)
+                _log(f"{mode} mode, project {host.project_dir}")
+            return host
+
+    def _report(self, problems: list[Problem]) -> None:
+        for problem in problems:
+            line = problem.format()
+            if problem.severity != "info" and line not in self._reported:
+                self._reported.add(line)
+                _log(line)
+
+    # -- handlers -------------------------------------------------------------------------
+
+    async def _initialized(self, ctx: ServerRequestContext[Any], params: Any) -> None:
+        self._sessions.append(ctx.session)
+
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        mode, _ = self._mode_for(ctx)
+        host = self._host(mode)
+        exported = await anyio.to_thread.run_sync(host.export, "mcp")
+        self._report([*host.problems(), *exported.problems])
+        return types.ListToolsResult(tools=[types.Tool.model_validate(d) for d in exported])
+
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        mode, can_ask = self._mode_for(ctx)
+        ask = elicitation_ask(ctx.session, ctx.request_id) if can_ask else None
+        try:
+            host = self._host(mode)
+            result = await host.acall(params.name, params.arguments or {}, ask=ask)
+        except Exception as exc:  # noqa: BLE001 - a host bug is an error result, never a dead server.
+            failure = f"{type(exc).__name__}: {exc}"
+            text, is_error = f'Tool "{params.name}" failed in the server: {failure}', True
+        else:
+            text, is_error = result.text, result.is_error
+        content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
+        return types.CallToolResult(content=content, is_error=is_error)
+
+    # -- watching -------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _lifespan(self, server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        async with anyio.create_task_group() as group:
+            if self.poll_interval > 0:
+                group.start_soon(self._watch)
+            try:
+                yield {}
+            finally:
+                group.cancel_scope.cancel()
+
+    def _dirs(self) -> list[Any]:
+        return sorted({d for host in list(self._hosts.values()) for d in watched_dirs(host)})
+
+    async def _watch(self) -> None:
+        seen = await anyio.to_thread.run_sync(lambda: signature(self._dirs()))
+        while True:
+            await anyio.sleep(self.poll_interval)
+            now = await anyio.to_thread.run_sync(lambda: signature(self._dirs()))
+            if now != seen:
+                seen = now
+                if await anyio.to_thread.run_sync(self._reload):
+                    await self._notify_list_changed()
+
+    def _reload(self) -> bool:
+        """Re-scan every host; whether any tool listing changed."""
+        changed = False
+        for host in list(self._hosts.values()):
+            before = host.export("mcp")
+            host.reload()
+            after = host.export("mcp")
+            changed = changed or list(before) != list(after)
+        return changed
+
+    async def _notify_list_changed(self) -> None:
+        await self._bus.publish(ToolsListChanged())
+        for session in list(self._sessions):
+            try:
+                await session.send_tool_list_changed()
+            except Exception:  # noqa: BLE001 - a closed session just stops getting news.
+                self._sessions.remove(session)
+
+    # -- running --------------------------------------------------------------------------
+
+    def initialization_options(self) -> Any:
+        return self.server.create_initialization_options(NotificationOptions(tools_changed=True))
+
+    async def run(
+        self,
+        read_stream: ReadStream[SessionMessage | Exception],
+        write_stream: WriteStream[SessionMessage],
+    ) -> None:
+        """Serve one connection over a stream pair until the client goes away."""
+        send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        async with anyio.create_task_group() as group:
+            group.start_soon(_answer_garbage, read_stream, send, write_stream)
+            await self.server.run(receive, write_stream, self.initialization_options())
+            group.cancel_scope.cancel()
+
+    async def run_stdio(self) -> None:
+        """Serve over this process's stdin and stdout; nothing but protocol reaches stdout."""
+        sys.stdout.flush()
+        async with stdio_server() as (read_stream, write_stream):
+            with _stdout_to_stderr():
+                await self.run(read_stream, write_stream)
+
+    def close(self) -> None:
+        for host in self._hosts.values():
+            host.close()
+
+
+async def _answer_garbage(
+    source: ReadStream[SessionMessage | Exception],
+    sink: MemoryObjectSendStream[SessionMessage | Exception],
+    write_stream: WriteStream[SessionMessage],
+) -> None:
+    """Relay messages; answer a line that is not JSON-RPC with an error, as JSON-RPC asks.
+
+    The SDK drops such lines silently, and a client waiting for an answer would wait
+    forever. The error carries the request's id when it can still be read (else ``null``);
+    the connection goes on.
+    """
+    async with sink:
+        async for item in source:
+            if not isinstance(item, Exception):
+                await sink.send(item)
+                continue
+            code, message, request_id = _classify(item)
+            _log(f"{message.lower()}: a line that is not a valid JSON-RPC message")
+            error = types.JSONRPCError(
+                jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message)
+            )
+            try:
+                await write_stream.send(SessionMessage(error))
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                return
+
+
+def _classify(exc: Exception) -> tuple[int, str, types.RequestId | None]:
+    """JSON-RPC's code for a bad line, and the request id when one can still be read."""
+    if not isinstance(exc, ValidationError):
+        return PARSE_ERROR, "Parse error", None
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return PARSE_ERROR, "Parse error", None
+    for error in errors:
+        received = error.get("input")
+        if isinstance(received, dict):
+            request_id = received.get("id")
+            if isinstance(request_id, str) or (
+                isinstance(request_id, int) and not isinstance(request_id, bool)
+            ):
+                return INVALID_REQUEST, "Invalid Request", request_id
+    return INVALID_REQUEST, "Invalid Request", None
+
+
+@contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """Point ``sys.stdout`` at stderr: a stray ``print`` in a plugin cannot corrupt the wire.
+
+    The SDK's stdio transport already moved fd 1 to stderr for child processes and C code,
+    and serves the protocol from a private copy of the real stdout.
+    """
+    saved = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stdout = saved
