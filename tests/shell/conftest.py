@@ -8,6 +8,7 @@ argument, so the tests exercise the real host, pipeline, approval policy and she
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shlex
@@ -26,8 +27,13 @@ from tooldrop import Origin, ToolCall, ToolHost, ToolSpec, hookimpl
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 
 
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def _render(script: str, args: dict[str, Any]) -> str:
-    return _PLACEHOLDER.sub(lambda m: shlex.quote(str(args.get(m[1], ""))), script)
+    """``{{name}}`` → the argument, POSIX-quoted (JSON for non-strings, '' when missing)."""
+    return _PLACEHOLDER.sub(lambda m: shlex.quote(_text(args.get(m[1], ""))), script)
 
 
 class ShellPack:

@@ -2,13 +2,151 @@
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import click
 
-__all__ = ["call_command"]
+from .._host import ToolHost
+from .._model import Decision, ToolCall, ToolSpec
+from ._context import CliContext, pass_cli
+from ._format import shown_path
+
+__all__ = ["call_command", "describe_call", "parse_call_args", "prompt_for_approval"]
+
+#: Exit statuses of ``tooldrop call``.
+EXIT_OK, EXIT_ERROR, EXIT_DENIED = 0, 1, 2
+
+
+class CallArgsError(ValueError):
+    """``--args`` or a ``KEY=VALUE`` pair could not be read."""
+
+
+def _is_string_param(spec: ToolSpec | None, key: str) -> bool:
+    schema = spec.parameters.get(key) if spec is not None else None
+    if not isinstance(schema, Mapping):
+        return False
+    kind = schema.get("type")
+    return kind == "string" or (isinstance(kind, list) and "string" in kind)
+
+
+def _coerce(spec: ToolSpec | None, key: str, text: str) -> Any:
+    if _is_string_param(spec, key):
+        return text  # a string parameter takes the text as typed: 007 stays "007"
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text  # not JSON: let the schema check say what it should have been
+
+
+def parse_call_args(
+    spec: ToolSpec | None, args_json: str | None, pairs: Sequence[str]
+) -> dict[str, Any]:
+    """The call's arguments: ``--args`` (a JSON object), then ``KEY=VALUE`` pairs over it.
+
+    A pair's value is taken as text for ``string`` parameters, else read as JSON (``3``,
+    ``true``, ``["a","b"]``) and kept as text when it is not JSON.
+
+    :raises CallArgsError: ``--args`` is not a JSON object, or a pair has no ``=``.
+    """
+    args: dict[str, Any] = {}
+    if args_json is not None:
+        try:
+            value = json.loads(args_json)
+        except ValueError as exc:
+            raise CallArgsError(f"--args is not valid JSON: {exc}") from exc
+        if not isinstance(value, dict):
+            raise CallArgsError(f"--args must be a JSON object, not {type(value).__name__}")
+        args.update(value)
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key:
+            raise CallArgsError(f"expected KEY=VALUE, got {pair!r}")
+        args[key] = _coerce(spec, key, text)
+    return args
+
+
+def _isatty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)  # None: no stream at all (pythonw, some services)
+    return bool(isatty()) if callable(isatty) else False
+
+
+def describe_call(call: ToolCall, host: ToolHost) -> str:
+    """What a person needs to decide: the tool, where it comes from, its arguments, its script."""
+    spec = call.spec
+    origin = spec.origin.describe()
+    if spec.origin.path is not None:
+        origin = f"{origin}, {shown_path(spec.origin.path)}"
+    lines = [f"Tool: {spec.name} ({origin})"]
+    if spec.description:
+        lines.append(f"  {spec.description.strip().splitlines()[0]}")
+    arguments = json.dumps(dict(call.args), indent=2, ensure_ascii=False, default=str)
+    lines.append("Arguments:")
+    lines.extend(f"  {line}" for line in arguments.splitlines())
+    if call.script is not None:
+        lines.append(f"Script ({spec.shell or 'default shell'}):")
+        lines.extend(f"  | {line}" for line in call.script.splitlines() or [""])
+    return "\n".join(lines)
+
+
+def prompt_for_approval(call: ToolCall, host: ToolHost) -> Decision | None:
+    """Ask on the terminal whether ``call`` may run.
+
+    The question goes to stderr, so stdout carries only the tool's result. Returns ``None``
+    when stdin is not a terminal: nobody can answer, and the call is denied.
+    """
+    if not _isatty(sys.stdin):
+        return None
+    click.echo(describe_call(call, host), err=True)
+    try:
+        approved = click.confirm("Run it?", default=False, err=True)
+    except click.Abort:  # Ctrl-C or end of input at the prompt
+        click.echo("", err=True)
+        approved = False
+    if approved:
+        return Decision.allow("approved at the prompt")
+    return Decision.deny("the user declined")
+
+
+def _print_result(text: str) -> None:
+    click.echo(text, nl=False)
+    # Exactly the model's text on a pipe; a terminal also gets the final newline it expects.
+    if text and not text.endswith("\n") and _isatty(sys.stdout):
+        click.echo("")
 
 
 @click.command("call")
 @click.argument("name")
-def call_command(name: str) -> None:
-    """Call tool NAME and print the text the model would see."""
-    raise click.ClickException("not implemented yet")
+@click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--args", "args_json", metavar="JSON", help="Arguments as a JSON object.")
+@click.option("--yes", "-y", is_flag=True, help="Answer yes to every approval prompt.")
+@pass_cli
+def call_command(
+    ctx: CliContext, name: str, pairs: tuple[str, ...], args_json: str | None, yes: bool
+) -> None:
+    """Call tool NAME and print exactly the text the model would see.
+
+    KEY=VALUE pairs override --args. Exit status: 0 ok, 1 error result, 2 denied.
+    """
+    host = ctx.host
+    try:
+        args = parse_call_args(host.get(name), args_json, pairs)
+    except CallArgsError as exc:
+        click.echo(f"tooldrop: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+
+    def ask(call: ToolCall) -> Decision | None:
+        if yes:
+            return Decision.allow("--yes")
+        decision = prompt_for_approval(call, host)
+        if decision is None:
+            click.echo("tooldrop: no terminal to ask for approval on; pass --yes", err=True)
+        return decision
+
+    result = host.call(name, args, ask=ask)
+    _print_result(result.text)
+    if result.denied:
+        sys.exit(EXIT_DENIED)
+    sys.exit(EXIT_ERROR if result.is_error else EXIT_OK)
