@@ -69,8 +69,10 @@ class _Run:
         self.done = threading.Event()
         self.result: ToolResult | None = None
 
-    def _finish(self, result: ToolResult) -> None:
-        self.result = result
+    def _finish(self, result: ToolResult | None) -> None:
+        # A result that arrives after the token was set is not reported: the call was already
+        # cancelled or timed out, and the caller says so, whatever the tool did then.
+        self.result = None if self.cancel.is_set() else result
         self.done.set()
         self.wake.set()
 

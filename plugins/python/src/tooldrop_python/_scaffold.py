@@ -46,8 +46,8 @@ def {function}(text: str, repeat: int = 1, cancel: CancelToken | None = None) ->
     """
     lines = []
     for _ in range(repeat):
-        # Long work should stop when the call is cancelled or times out. (In an
-        # `async def` tool, `await cancel.wait_async()` waits for that.)
+        # Long work should stop when the call is cancelled or times out. (An `async def`
+        # tool's task is cancelled then: it sees asyncio.CancelledError at its next await.)
         if cancel is not None and cancel.is_set():
             break
         lines.append(text)
