@@ -93,7 +93,10 @@ def parse_docstring(doc: str | None) -> Docstring:
             current.append(sphinx["text"].strip())
             continue
         if section:  # inside Args: and friends
-            if _indent(line) <= section_indent:
+            # Text back at the header's indentation ends the section, unless the entries
+            # stand there too (``cleandoc`` dedents them when the docstring starts with
+            # the header).
+            if entry_indent > section_indent >= _indent(line):
                 section, current = None, None
                 continue
             if entry_indent < 0:
