@@ -183,7 +183,7 @@ ECHO_MD = """
     approval: never
     read_only: true
     ---
-    echo "hello, $(printf %s {{ name }})"{{# shout }} '!!!'{{/ shout }}
+    echo hello, {{ name }}{{# shout }} '!!!'{{/ shout }}
 """
 
 PY_TOOLS = """

@@ -64,7 +64,7 @@ async def test_a_failing_tool_is_an_is_error_result(connect, text_of, tools):
     ("args", "message"),
     [
         ({}, "⚒ Missing required parameter: name"),
-        ({"name": 42}, '⚒ Parameter "name" has wrong type — expected string, got integer'),
+        ({"name": 42}, '⚒ Parameter "name" has wrong type — expected string, got number'),
         (
             {"name": "x", "volume": 11},
             "⚒ Unknown parameter: volume (this tool accepts: name, shout)",
