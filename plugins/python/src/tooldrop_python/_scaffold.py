@@ -10,8 +10,9 @@ __all__ = ["python_tool_name", "scaffold"]
 _TEMPLATE = '''\
 """{name}: a personal tooldrop tool, written in Python.
 
-Python tools load only from your personal tools dir (this file's folder), never from a
-project: importing a file runs it. Hosts offer this one to the model as `custom__{name}`.
+Python tools load only from your personal tools dir (this file's folder),
+never from a project: importing a file runs it. Hosts offer this tool to
+the model as `custom__{name}`.
 
 Try it:
     tooldrop show custom__{name}
@@ -25,39 +26,42 @@ from tooldrop import CancelToken, tool
 
 @tool(
     name="{name}",
-    # approval: "always" (the default) asks before every call, "destructive" asks unless
-    # the host auto-accepts, "never" runs without asking. Answering "always allow" at the
-    # prompt is remembered until this file changes.
+    # "always" (the default) asks before every call, "destructive" asks
+    # unless the host auto-accepts, "never" runs without asking. "Always
+    # allow" at the prompt is remembered until this file changes.
     approval="always",
-    # read_only=True says the tool changes nothing (plan mode offers read-only tools).
+    # True says the tool changes nothing (plan mode offers such tools).
     read_only=True,
     # The call fails with an error after this long, and `cancel` is set.
     timeout_ms=30_000,
 )
-def {function}(text: str, repeat: int = 1, cancel: CancelToken | None = None) -> str:
+def {function}(
+    text: str, repeat: int = 1, cancel: CancelToken | None = None
+) -> str:
     """Repeat a text: replace this with what your tool does, for the model.
 
-    The first paragraph of the docstring is the tool's description. The type hints become
-    its JSON Schema: parameters without a default are required.
+    The docstring's first paragraph is the tool's description. The type
+    hints become its JSON Schema: parameters without a default are required.
 
     Args:
-        text: The text to repeat. These entries describe the parameters to the model.
+        text: The text to repeat. These entries describe the parameters.
         repeat: How many times to repeat it.
     """
     lines = []
     for _ in range(repeat):
-        # Long work should stop when the call is cancelled or times out. (An `async def`
-        # tool's task is cancelled then: it sees asyncio.CancelledError at its next await.)
+        # Long work should stop when the call is cancelled or times out.
+        # (An `async def` tool's task is cancelled then: it sees
+        # asyncio.CancelledError at its next await.)
         if cancel is not None and cancel.is_set():
             break
         lines.append(text)
-    # Return a str (shown verbatim), any JSON value (shown as JSON) or None (empty).
-    # Raise an exception to report an error to the model.
+    # Return a str (shown verbatim), any JSON value (shown as JSON) or None
+    # (empty). Raise an exception to report an error to the model.
     return "\\n".join(lines)
 
 
-# What tooldrop loads: one tool, a list of tools, or a function (sync or async) returning
-# either.
+# What tooldrop loads: one tool, a list of tools, or a function (sync or
+# async) that returns either.
 default = {function}
 '''
 
