@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+
 from tooldrop_python._scaffold import python_tool_name
 
 
