@@ -308,3 +308,29 @@ def test_loading_a_hundred_files_stays_quick_enough_to_notice_a_hang(dirs, host)
     started = time.monotonic()
     assert len(host.tools()) == 100
     assert time.monotonic() - started < 60  # generous: a guard against a hang, not a benchmark
+
+
+def test_checking_a_py_file_outside_the_personal_dir_does_not_run_it(dirs):
+    """``tooldrop check PATH`` loads PATH as personal; a stray file must still not run."""
+    marker = dirs.root / "pwned"
+    stray = dirs.root / "downloads" / "evil.py"
+    stray.parent.mkdir()
+    stray.write_text(CANARY.format(marker=str(marker)).lstrip())
+    inside_project = dirs.in_project("evil.py", CANARY.format(marker=str(marker)))
+    tooldrop = shutil.which("tooldrop", path=os.path.dirname(sys.executable))
+    env = {**os.environ, "TOOLDROP_PLUGINS": "python,approval"}
+    base = [tooldrop, "--project", str(dirs.project), "--user-dir", str(dirs.user)]
+    for target in (stray, stray.parent, inside_project):
+        checked = subprocess.run(
+            [*base, "check", str(target)], capture_output=True, text=True, env=env, timeout=120
+        )
+        assert "not imported: Python tools load only from the personal tools dir" in (
+            checked.stdout + checked.stderr
+        )
+    assert not marker.exists()
+    personal = dirs.personal("fine.py", CANARY.format(marker=str(marker)))
+    checked = subprocess.run(
+        [*base, "check", str(personal)], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert marker.exists()  # the control: a personal file given by path is imported

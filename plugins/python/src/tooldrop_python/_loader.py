@@ -257,10 +257,25 @@ def _join(prefix: str, field: str) -> str:
     return f"{prefix}.{field}" if field else prefix
 
 
-def load_file(path: Path, scope: Scope) -> LoadResult:
-    """Import one tool file and turn its ``default`` into tools, or problems."""
+def _inside(path: Path, directory: Path) -> bool:
+    try:
+        return path.absolute().parent.resolve() == directory.resolve()
+    except OSError:
+        return False
+
+
+def load_file(path: Path, scope: Scope, personal_dir: Path | None = None) -> LoadResult:
+    """Import one tool file and turn its ``default`` into tools, or problems.
+
+    :param personal_dir: when given, a ``personal`` file must stand directly in it. Hosts
+        also say ``personal`` for paths named on the command line (``tooldrop check
+        PATH``); checking a file from elsewhere must not run it.
+    """
     if scope == "project":
         return LoadResult(problems=[Problem(path=path, message=NOT_IMPORTED, severity="warning")])
+    if scope == "personal" and personal_dir is not None and not _inside(path, personal_dir):
+        message = f"{NOT_IMPORTED} ({personal_dir})"
+        return LoadResult(problems=[Problem(path=path, message=message, severity="warning")])
     try:
         data = path.read_bytes()
     except OSError as exc:

@@ -1,8 +1,9 @@
 """The ``python`` plugin: loads personal ``*.py`` tool modules and runs ``python`` tools.
 
 - :func:`tooldrop_load_file` claims ``*.py`` files. Those in the personal tools dir (or a
-  plugin's tools dir) are imported, each on its own; those in a project's tools dir are
-  reported and never imported, because importing a file runs it.
+  plugin's tools dir) are imported, each on its own; any other ``.py`` (a project's tools
+  dir, a path given to ``tooldrop check``) is reported and never imported, because
+  importing a file runs it.
 - :func:`tooldrop_execute` runs every tool whose runner is ``python``: these files' tools and
   those pip tool packs register with ``tooldrop_register_tools``.
 - :func:`tooldrop_scaffold` writes ``tooldrop new NAME --python``'s example tool.
@@ -25,7 +26,7 @@ __all__ = ["tooldrop_execute", "tooldrop_load_file", "tooldrop_scaffold"]
 def tooldrop_load_file(path: Path, scope: Scope, host: ToolHost) -> LoadResult | None:
     if path.suffix != ".py":
         return None
-    return load_file(path, scope)
+    return load_file(path, scope, host.personal_tools_dir)
 
 
 @hookimpl
