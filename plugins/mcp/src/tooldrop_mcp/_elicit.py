@@ -1,13 +1,23 @@
-"""Approval over MCP: ask the person behind the client through ``elicitation/create``.
+"""Approval over MCP: ask the person behind the client through elicitation.
 
 Used only when the client declared the elicitation capability (form mode); otherwise calls
 that need approval get the host's ``tooldrop_ask`` hook, and with no answer they are denied with
 a reason the model can read. The prompt shows what will actually run: the tool, where it
 comes from, its arguments and the rendered script.
+
+Two wires, one prompt:
+
+* handshake-era clients (2025 protocol versions) get an ``elicitation/create`` request while
+  the ``tools/call`` waits (:func:`elicitation_ask`);
+* 2026-era clients cannot be sent requests: the call returns an ``InputRequiredResult``
+  carrying the same prompt, and the client retries the call with the answer
+  (:class:`InputRound`). The ``request_state`` binds the answer to a fingerprint of what was
+  shown, so an answer is never applied to a different script.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,7 +28,15 @@ from mcp.server.session import ServerSession
 
 from tooldrop import Decision, ToolCall
 
-__all__ = ["ALLOW", "ALWAYS", "DENY", "client_can_elicit", "elicitation_ask", "prompt_message"]
+__all__ = [
+    "ALLOW",
+    "ALWAYS",
+    "DENY",
+    "InputRound",
+    "client_can_elicit",
+    "elicitation_ask",
+    "prompt_message",
+]
 
 ALLOW, ALWAYS, DENY = "allow", "always", "deny"
 #: The longest script shown whole in a prompt; longer ones keep their head and tail.
@@ -140,3 +158,38 @@ def elicitation_ask(
         return Decision.deny(f"no answer to the approval prompt within {timeout:g} seconds")
 
     return ask
+
+
+def _fingerprint(call: ToolCall) -> str:
+    shown = [call.spec.name, call.spec.origin.content_hash, dict(call.args), call.script]
+    blob = json.dumps(shown, sort_keys=True, ensure_ascii=False, default=str)
+    return "tooldrop-approval:" + hashlib.sha256(blob.encode()).hexdigest()
+
+
+class InputRound:
+    """One round of the 2026 multi-round-trip flow for one ``tools/call``.
+
+    Pass it as the ``ask`` callback. When the request carries an answer to our prompt for
+    exactly this call, the answer decides. Otherwise the call is held back (denied, nothing
+    runs) and :attr:`needed` holds the ``InputRequiredResult`` to return instead; the client
+    asks the person and retries.
+    """
+
+    KEY = "tooldrop/approval"
+
+    def __init__(self, params: types.CallToolRequestParams) -> None:
+        self.answer = (params.input_responses or {}).get(self.KEY)
+        self.state = params.request_state
+        self.needed: types.InputRequiredResult | None = None
+
+    def __call__(self, call: ToolCall) -> Decision:
+        fingerprint = _fingerprint(call)
+        if isinstance(self.answer, types.ElicitResult) and self.state == fingerprint:
+            return _decision(self.answer)
+        form = types.ElicitRequestFormParams(
+            message=prompt_message(call), requested_schema=_requested_schema(call)
+        )
+        self.needed = types.InputRequiredResult(
+            input_requests={self.KEY: types.ElicitRequest(params=form)}, request_state=fingerprint
+        )
+        return Decision.deny("waiting for the approval prompt's answer")

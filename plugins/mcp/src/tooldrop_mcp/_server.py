@@ -6,8 +6,9 @@ as an ``isError`` result with the reference-style message the model can act on (
 low-level server does no input validation of its own on stdio).
 
 Approval: a client that declared form-mode elicitation gets normal-mode rules and is asked
-through ``elicitation/create`` (see :mod:`._elicit`); any other client gets headless rules,
-so it only sees tools that never need a person. ``--mode`` fixes the mode for every client.
+(``elicitation/create`` on the 2025 wire, an ``InputRequiredResult`` on the 2026 one; see
+:mod:`._elicit`); any other client gets headless rules, so it only sees tools that never need
+a person. ``--mode`` fixes the mode for every client.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from pydantic import ValidationError
 
 from tooldrop import Mode, Problem, ToolHost
 
-from ._elicit import client_can_elicit, elicitation_ask
+from ._elicit import InputRound, client_can_elicit, elicitation_ask
 from ._watch import signature, watched_dirs
 
 __all__ = ["ToolServer"]
@@ -102,10 +103,7 @@ class ToolServer:
 
     def _mode_for(self, ctx: ServerRequestContext[Any]) -> tuple[Mode, bool]:
         """The mode for this request's client, and whether it can be asked."""
-        legacy = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
-        # Asking needs a server-to-client request: the 2026 wire has none (it would need the
-        # multi-round-trip input_required flow), so modern clients get headless rules.
-        can_ask = legacy and client_can_elicit(ctx.session.client_capabilities)
+        can_ask = client_can_elicit(ctx.session.client_capabilities)
         if self._mode is not None:
             return self._mode, can_ask
         return ("normal" if can_ask else "headless"), can_ask
@@ -141,9 +139,13 @@ class ToolServer:
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         mode, can_ask = self._mode_for(ctx)
-        ask = elicitation_ask(ctx.session, ctx.request_id) if can_ask else None
+        ask: Any = None
+        if can_ask and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            ask = InputRound(params)  # no server-to-client requests on the 2026 wire
+        elif can_ask:
+            ask = elicitation_ask(ctx.session, ctx.request_id)
         try:
             host = self._host(mode)
             result = await host.acall(params.name, params.arguments or {}, ask=ask)
@@ -151,6 +153,8 @@ class ToolServer:
             failure = f"{type(exc).__name__}: {exc}"
             text, is_error = f'Tool "{params.name}" failed in the server: {failure}', True
         else:
+            if isinstance(ask, InputRound) and ask.needed is not None and result.denied:
+                return ask.needed
             text, is_error = result.text, result.is_error
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
         return types.CallToolResult(content=content, is_error=is_error)
