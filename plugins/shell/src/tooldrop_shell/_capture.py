@@ -10,17 +10,18 @@ at a memory cost that does not grow with the output.
 from __future__ import annotations
 
 import codecs
-from collections.abc import Sequence
-
-from attrs import frozen
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from tooldrop import join_truncated, split_budget
 
 __all__ = ["Piece", "StreamCapture", "join_pieces", "output_text", "stopped_text"]
 
 
-@frozen
-class Piece:
+_UTF8 = codecs.getincrementaldecoder("utf-8")
+
+
+class Piece(NamedTuple):
     """A text known by its ends: ``head`` and ``tail`` each hold ``min(length, keep)`` chars."""
 
     head: str
@@ -46,7 +47,8 @@ class StreamCapture:
 
     def __init__(self, keep: int) -> None:
         self._keep = max(keep, 0)
-        self._decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+        # Made on first use: most tools never write to stderr.
+        self._decode: Callable[..., str] | None = None
         self._head = ""
         self._tail = ""
         self._ws = ""
@@ -56,11 +58,14 @@ class StreamCapture:
 
     def feed(self, data: bytes) -> None:
         """Add bytes as they were read from the stream."""
+        if self._decode is None:
+            self._decode = _UTF8("replace").decode
         self._add(self._decode(data))
 
     def close(self) -> None:
         """The stream ended: an incomplete character at its end becomes U+FFFD."""
-        self._add(self._decode(b"", True))
+        if self._decode is not None:
+            self._add(self._decode(b"", True))
 
     def _add(self, text: str) -> None:
         if not text:

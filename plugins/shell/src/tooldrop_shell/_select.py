@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 from collections.abc import Mapping
@@ -18,6 +19,12 @@ CMD_SWITCHES: tuple[str, ...] = ("/d", "/v:off", "/s", "/c")
 
 _BASH = "/bin/bash"
 _SH = "/bin/sh"
+
+
+@functools.cache
+def _default_posix_shell() -> str:
+    # Looked up once per process: a stat per call is a measurable share of a trivial call.
+    return _BASH if Path(_BASH).exists() else _SH
 
 
 def _comspec(environ: Mapping[str, str]) -> str:
@@ -46,7 +53,7 @@ def shell_argv(
         if windows:
             shell = "cmd.exe"
         else:
-            return [_BASH if Path(_BASH).exists() else _SH, "-c", script]
+            return [_default_posix_shell(), "-c", script]
     if shell == "bash":
         return [_BASH, "-c", script]
     if shell == "sh":
