@@ -110,20 +110,37 @@ def check_timeout(_: object, attribute: attrs.Attribute[Any], value: object) -> 
         _fail(f"must be between 1 and {MAX_TIMEOUT_MS} milliseconds, got {value}", attribute, value)
 
 
-def _check_schema(schema: dict[str, Any], attribute: attrs.Attribute[Any]) -> None:
+#: Meta-schema verdicts by canonical schema text: ``None`` (valid) or the problem. Checking a
+#: schema against the 2020-12 meta-schema costs milliseconds, and the same schemas come back
+#: on every reload (and twice per dict tool: all fields are checked before the tool is built).
+_verdicts: dict[str, str | None] = {}
+_MAX_VERDICTS = 2048
+
+
+def _schema_problem(schema: dict[str, Any]) -> str | None:
+    key = json.dumps(schema, sort_keys=True)
+    if key in _verdicts:
+        return _verdicts[key]
     # Imported here: listing tools should not pay for jsonschema until a tool has a schema.
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError as InvalidSchema
 
     try:
         Draft202012Validator.check_schema(schema)
+        verdict = None
     except InvalidSchema as exc:
         where = ".".join(str(part) for part in exc.absolute_path)
-        _fail(
-            f"is not a valid JSON Schema: {exc.message}" + (f" (at {where})" if where else ""),
-            attribute,
-            schema,
-        )
+        verdict = f"is not a valid JSON Schema: {exc.message}" + (f" (at {where})" if where else "")
+    if len(_verdicts) >= _MAX_VERDICTS:
+        _verdicts.clear()
+    _verdicts[key] = verdict
+    return verdict
+
+
+def _check_schema(schema: dict[str, Any], attribute: attrs.Attribute[Any]) -> None:
+    problem = _schema_problem(schema)
+    if problem is not None:
+        _fail(problem, attribute, schema)
 
 
 def input_schema(value: object, self: Any, attribute: attrs.Attribute[Any]) -> dict[str, Any]:

@@ -258,8 +258,11 @@ def _join(prefix: str, field: str) -> str:
 
 
 def _inside(path: Path, directory: Path) -> bool:
+    parent = path.absolute().parent
+    if parent == directory.absolute():
+        return True  # the scan of the personal dir: no need to ask the file system
     try:
-        return path.absolute().parent.resolve() == directory.resolve()
+        return parent.resolve() == directory.resolve()
     except OSError:
         return False
 
