@@ -5,10 +5,11 @@ One thread per call and no asyncio: the calling thread spawns the shell with
 thread-safe), then waits in ``poll`` on both pipes and a self-pipe the cancel token writes to.
 
 On timeout or cancel the group gets SIGTERM; we keep reading until the shell has exited and
-the pipes are closed, for at most :data:`GRACE_PERIOD`; then the group gets SIGKILL, whatever
-is left in the pipes is read for at most :data:`DRAIN_PERIOD` (a grandchild that escaped the
-group with ``setsid`` may hold them forever) and the shell is reaped. A call therefore
-returns within ``timeout + GRACE_PERIOD + DRAIN_PERIOD`` plus scheduling noise.
+the pipes are closed, for at most ``GRACE_PERIOD - DRAIN_PERIOD``; then the group gets
+SIGKILL, whatever is left in the pipes is read for at most :data:`DRAIN_PERIOD` (a grandchild
+that escaped the group with ``setsid`` may hold them forever) and the shell is reaped. A call
+therefore returns within ``timeout + GRACE_PERIOD`` (plus the moment the kernel takes to
+deliver SIGKILL).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from ._errors import StartError
 
 __all__ = ["DRAIN_PERIOD", "GRACE_PERIOD", "READ_SIZE", "Outcome", "run_process"]
 
-#: Seconds between SIGTERM and SIGKILL for the process group of a stopped call.
+#: Seconds from SIGTERM to the stopped call's return, at the latest: the group has
+#: ``GRACE_PERIOD - DRAIN_PERIOD`` to exit on its own before SIGKILL.
 GRACE_PERIOD = 2.0
 #: Seconds we keep reading after SIGKILL before we stop listening to the pipes.
 DRAIN_PERIOD = 0.25
@@ -246,7 +248,7 @@ def _stop(run: _Run) -> None:
     """SIGTERM the group, grace period, SIGKILL, bounded drain, reap."""
     pgid = run.proc.pid  # start_new_session made the shell the leader of its own group
     _signal_group(pgid, signal.SIGTERM)
-    grace_end = time.monotonic() + GRACE_PERIOD
+    grace_end = time.monotonic() + GRACE_PERIOD - DRAIN_PERIOD
     pidfd = run.watch_exit()
     exited = False
     while True:
