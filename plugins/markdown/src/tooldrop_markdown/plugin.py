@@ -1,47 +1,53 @@
-"""The ``markdown`` plugin: loads ``*.md`` tool files and renders their templates.
+"""The ``markdown`` plugin (entry point ``markdown``): tool files as Nanocoder writes them.
 
-(First cut: loads name, description and approval so the registry can be exercised; the full
-format arrives with the markdown-tools issue.)
+A tool file is YAML frontmatter between ``---`` lines and a shell-script body with
+``{{ placeholders }}`` (DESIGN §5, ``reference/nanocoder-custom-tools.md``). This plugin
+claims ``*.md`` files, loads them into tools or problems, renders their bodies for a call,
+and writes the scaffold of ``tooldrop new``.
 """
 
 from __future__ import annotations
 
-import hashlib
+import os
 from pathlib import Path
 
-import yaml
+from tooldrop import LoadResult, Scope, ToolCall, ToolHost, hookimpl
 
-from tooldrop import LoadResult, Origin, Problem, Scope, ToolCall, ToolHost, ToolSpec, hookimpl
+from ._loader import load_markdown
+from ._quote import cmd_quote, posix_quote
+from ._scaffold import scaffold
+from ._template import Template, render
+
+__all__ = ["tooldrop_load_file", "tooldrop_render", "tooldrop_scaffold"]
 
 
 @hookimpl
 def tooldrop_load_file(path: Path, scope: Scope, host: ToolHost) -> LoadResult | None:
-    if path.suffix != ".md":
+    """Load ``*.md`` files (the suffix is case-sensitive, as in the reference)."""
+    if not path.name.endswith(".md"):
         return None
-    data = path.read_bytes()
-    text = data.decode("utf-8")
-    if not text.startswith("---"):
-        return LoadResult(problems=[Problem(path=path, message="Missing YAML frontmatter")])
-    _, front, body = text.split("---", 2)
-    meta = yaml.safe_load(front) or {}
-    origin = Origin(
-        source="markdown", scope=scope, path=path, line=1, content_hash=hashlib.sha256(data).hexdigest()
-    )
-    spec = ToolSpec(
-        name=meta["name"],
-        description=meta["description"],
-        input_schema={"type": "object", "properties": {}, "additionalProperties": False},
-        approval=meta.get("approval") or "always",
-        read_only=bool(meta.get("read_only", meta.get("approval") == "never")),
-        origin=origin,
-        runner="shell",
-        payload=body.strip(),
-    )
-    return LoadResult(tools=[spec])
+    return load_markdown(path, scope)
 
 
 @hookimpl
 def tooldrop_render(call: ToolCall, host: ToolHost) -> str | None:
-    if call.spec.origin.source != "markdown":
+    """Render a markdown tool's body for the call's arguments.
+
+    Values are POSIX single-quoted, or double-quoted for cmd.exe (the shell on Windows when
+    the tool names none), where values holding ``%``, line breaks or NUL are refused.
+    """
+    template = call.spec.payload
+    if not isinstance(template, Template):
         return None
-    return str(call.spec.payload)
+    shell = call.spec.shell or ("cmd.exe" if os.name == "nt" else None)
+    quote = cmd_quote if shell == "cmd.exe" else posix_quote
+    return render(template, call.args, quote)
+
+
+@hookimpl
+def tooldrop_scaffold(name: str, kind: str, host: ToolHost) -> tuple[str, str] | None:
+    """``(file name, text)`` for ``tooldrop new NAME``; raises ``ValueError`` for a name that
+    cannot be a tool file (``../x``, ``My.Tool``)."""
+    if kind != "markdown":
+        return None
+    return scaffold(name)

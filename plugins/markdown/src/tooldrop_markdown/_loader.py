@@ -1,0 +1,229 @@
+"""One markdown tool file in, one :class:`~tooldrop.LoadResult` out, never an exception.
+
+The happy path reads the file, loads the frontmatter with the C loader, structures it and
+parses the body: YAML is only composed again (for line numbers) when there is a problem to
+place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from yaml.nodes import MappingNode, Node, SequenceNode
+
+from tooldrop import LoadResult, Origin, Problem, Scope, ToolSpec, problems_from_error
+
+from . import _yaml
+from ._fields import Frontmatter, Param, field_converter
+from ._frontmatter import BOM, Split, split_frontmatter
+from ._lint import BodyProblem, lint
+from ._prepare import Found, Prepared, prepare
+from ._schema import input_schema, value_problems
+from ._template import Template, parse, tokenize
+
+__all__ = ["MAX_FILE_BYTES", "load_markdown"]
+
+#: Tool files larger than this are refused unread (a tool file is a few kilobytes).
+MAX_FILE_BYTES = 1024 * 1024
+_PATH_PART = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
+
+
+class _Lines:
+    """Maps a field path (``parameters.namespace.pattern``) to its line in the file.
+
+    The frontmatter is composed (parsed again, keeping nodes and their marks) only on the
+    first lookup: files without problems never pay for it.
+    """
+
+    def __init__(self, split: Split) -> None:
+        self.split = split
+        self.root: Node | None = None
+        self.composed = False
+
+    def __call__(self, path: str) -> int | None:
+        if not self.composed:
+            self.composed = True
+            self.root = _yaml.compose(self.split.frontmatter)
+        node = self.root
+        if node is None:
+            return None
+        line = node.start_mark.line
+        for index, key in _PATH_PART.findall(path):
+            found = _child(node, int(index) if index else key)
+            if found is None:
+                break
+            line, node = found
+        return line + self.split.frontmatter_line
+
+
+def _child(node: Node, part: int | str) -> tuple[int, Node] | None:
+    if isinstance(node, MappingNode) and isinstance(part, str):
+        for key_node, value_node in node.value:
+            if str(key_node.value) == part:
+                return key_node.start_mark.line, value_node
+    elif isinstance(node, SequenceNode):
+        if isinstance(part, int):
+            if part < len(node.value):
+                item = node.value[part]
+                return item.start_mark.line, item
+        else:  # the list form of parameters: find the entry with this name
+            for item in node.value:
+                if isinstance(item, MappingNode) and any(
+                    k.value == "name" and getattr(v, "value", None) == part for k, v in item.value
+                ):
+                    return item.start_mark.line, item
+    return None
+
+
+def _fail(path: Path, message: str, line: int | None = 1, field: str = "") -> LoadResult:
+    return LoadResult(problems=[Problem(path=path, line=line, field=field, message=message)])
+
+
+def _read(path: Path) -> tuple[bytes | None, LoadResult | None]:
+    try:
+        with open(path, "rb") as file:  # noqa: PTH123 - open() is faster than Path.open here
+            # Ask the size first: a huge file is refused without reading it, and a file of
+            # known size reads in one call.
+            size = os.fstat(file.fileno()).st_size
+            if size > MAX_FILE_BYTES:
+                limit = MAX_FILE_BYTES // 1024
+                message = f"the file is larger than {limit} KiB; a tool file is a few lines"
+                return None, _fail(path, message, None)
+            data = file.read(size + 1)
+            if len(data) > size:  # it grew since (or its size is not known): read on, bounded
+                data += file.read(MAX_FILE_BYTES + 1 - len(data))
+    except OSError as exc:
+        return None, _fail(path, f"cannot read the file: {exc.strerror or exc}", None)
+    if len(data) > MAX_FILE_BYTES:  # it grew while we read it
+        return None, _fail(path, f"the file is larger than {MAX_FILE_BYTES // 1024} KiB", None)
+    return data, None
+
+
+def _decode(path: Path, data: bytes) -> tuple[str | None, LoadResult | None]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        message = f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x}); save it as UTF-8"
+        return None, _fail(path, message, line)
+    # A byte-order mark is dropped (the reference reports "missing frontmatter" for it).
+    return (text[1:] if text.startswith(BOM) else text), None
+
+
+def _structure(prepared: Prepared) -> tuple[Frontmatter | None, dict[str, Param] | None, Any]:
+    """The frontmatter, or ``None`` and the error; on failure the parameters alone if they
+    structure (the template checks still want their types)."""
+    try:
+        front = field_converter.structure(prepared.data, Frontmatter)
+    except Exception as exc:  # noqa: BLE001 - every failure becomes problems, by design
+        try:
+            params = field_converter.structure(
+                prepared.data.get("parameters", {}), dict[str, Param]
+            )
+        except Exception:  # noqa: BLE001 - already reported through the first error
+            params = None
+        return None, params, exc
+    return front, front.parameters, None
+
+
+def _body_problems(
+    split: Split, prepared: Prepared, params: dict[str, Param] | None
+) -> tuple[Template, list[BodyProblem]]:
+    body = split.body
+    tokens = tokenize(body)
+    template, found = parse(body, tokens)
+    problems: list[BodyProblem] = [(offset, message, "error") for offset, message in found]
+    declared = None if prepared.parameters_unknown else prepared.declared
+    problems.extend(lint(tokens, params, declared))
+    if "\r" in body:
+        problems.append((body.index("\r"), (
+            "the body has CRLF (Windows) line ends; the shell reads each \\r as part of the "
+            "line's last word. Save the file with LF line ends"
+        ), "warning"))  # fmt: skip
+    return template, problems
+
+
+def load_markdown(path: Path, scope: Scope) -> LoadResult:
+    """Load one markdown tool file: its tool, or the problems that keep it from loading.
+
+    Warnings (unknown keys, CRLF line ends...) come with a loaded tool. Every problem names
+    the file, the line, and the field (``body`` for the script).
+    """
+    data, failed = _read(path)
+    if data is None:
+        return failed  # type: ignore[return-value]  # _read returns one or the other
+    text, failed = _decode(path, data)
+    if text is None:
+        return failed  # type: ignore[return-value]  # same
+    split = split_frontmatter(text)
+    if split is None:
+        return _fail(path, (
+            "Missing YAML frontmatter — custom tools must declare metadata between --- "
+            "markers (the file must start with a --- line, and another --- line must end it)"
+        ))  # fmt: skip
+    try:
+        raw = _yaml.load(split.frontmatter, split.frontmatter_line)
+    except _yaml.YamlError as exc:
+        message = f"Frontmatter is not a valid YAML object: {exc.message}"
+        return _fail(path, message, exc.line, exc.key)
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        kind = "a list" if isinstance(raw, list) else "a single value"
+        message = f"Frontmatter is not a valid YAML object (it is {kind}, not keys and values)"
+        return _fail(path, message, 2)
+    if "*" in split.frontmatter and (why := _yaml.too_big(raw)):
+        return _fail(path, f"Frontmatter is refused: {why}", 2)
+
+    prepared = prepare(raw)
+    front, params, error = _structure(prepared)
+    lines = _Lines(split)
+    problems: list[Problem] = []
+    if error is not None:
+        problems.extend(problems_from_error(error, path=path, line_of=lines))
+    found: list[Found] = list(prepared.found)
+    if params is not None:
+        found.extend(value_problems(params))
+    for field_path, message, severity in found:
+        line = lines(field_path)
+        problems.append(
+            Problem(path=path, line=line, field=field_path, message=message, severity=severity)
+        )
+    if not split.body:
+        message = "Tool body (shell script) is empty"
+        problems.append(Problem(path=path, line=split.body_line, field="body", message=message))
+    template, body_found = _body_problems(split, prepared, params)
+    for offset, message, severity in body_found:
+        line = split.body_line + split.body.count("\n", 0, offset)
+        problems.append(
+            Problem(path=path, line=line, field="body", message=message, severity=severity)
+        )
+    problems.sort(key=lambda p: p.line or 0)
+    if front is None or any(p.severity == "error" for p in problems):
+        return LoadResult(problems=problems)
+    read_only = front.approval == "never" if front.read_only is None else front.read_only
+    spec = ToolSpec(
+        name=front.name,
+        description=front.description,
+        input_schema=input_schema(front.parameters),
+        approval=front.approval,
+        read_only=read_only,
+        timeout_ms=front.timeout_ms,
+        cwd=front.cwd,
+        env=front.env,
+        shell=front.shell,
+        origin=Origin(
+            source="markdown",
+            scope=scope,
+            path=path,
+            line=1,
+            content_hash=hashlib.sha256(data).hexdigest(),
+        ),
+        runner="shell",
+        payload=template,
+    )
+    return LoadResult(tools=[spec], problems=problems)

@@ -1,0 +1,168 @@
+"""The template language of a tool's body, parsed once at load time and rendered per call.
+
+- ``{{ name }}`` is the argument's value, quoted for the shell; missing or null is nothing.
+- ``{{# name }}…{{/ name }}`` keeps its text only when the argument is truthy;
+  ``{{^ name }}…{{/ name }}`` only when it is falsy. Sections nest.
+- Whitespace (newlines too) may stand around the name and after the sigil; a name is
+  ``[A-Za-z_][A-Za-z0-9_]*``. Anything else in braces (``{{ .Names }}``, ``{{! x }}``) is text.
+
+The reference expands sections with regular expressions, then substitutes placeholders in one
+pass, never re-reading an inserted value. For a template whose sections are balanced and
+whose tags cannot be glued together by removing a section (both are load-time checks here)
+that is exactly what rendering this parsed tree does, and the tree is what the load-time
+shell checks read, so they see what will run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, TypeAlias
+
+from attrs import frozen
+
+from ._quote import is_truthy, render_value
+
+__all__ = ["Node", "Section", "Template", "Token", "Var", "parse", "render", "tokenize"]
+
+_WS = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*"
+_NAME = "[A-Za-z_][A-Za-z0-9_]*"
+_TAG = re.compile(rf"\{{\{{(?:([#^/]){_WS}({_NAME})|{_WS}({_NAME})){_WS}\}}\}}")
+
+
+# Nodes and tokens are named tuples: thousands are made per discovery, and a tuple is the
+# cheapest immutable, picklable object Python builds.
+
+
+class Var(NamedTuple):
+    """``{{ name }}``."""
+
+    name: str
+
+
+class Section(NamedTuple):
+    """``{{# name }}…{{/ name }}``, or ``{{^ name }}…`` when ``inverted``."""
+
+    name: str
+    inverted: bool
+    body: tuple[Node, ...]
+
+
+Node: TypeAlias = "str | Var | Section"
+
+
+@frozen
+class Template:
+    """A parsed body: plain data (strings, tuples, attrs classes), so it pickles."""
+
+    source: str
+    nodes: tuple[Node, ...]
+
+
+class Token(NamedTuple):
+    """One piece of a body: ``text``, or a tag (``var``, ``open``, ``invert``, ``close``)."""
+
+    kind: str
+    #: The text itself, or the tag's name.
+    value: str
+    start: int
+    end: int
+
+
+_SIGILS = {"#": "open", "^": "invert", "/": "close"}
+
+
+def tokenize(source: str) -> list[Token]:
+    """Cut ``source`` into text and tags, in order."""
+    tokens: list[Token] = []
+    position = 0
+    for match in _TAG.finditer(source):
+        start, end = match.span()
+        if start > position:
+            tokens.append(Token("text", source[position:start], position, start))
+        sigil, section_name, var_name = match.groups()
+        if sigil is None:
+            tokens.append(Token("var", var_name, start, end))
+        else:
+            tokens.append(Token(_SIGILS[sigil], section_name, start, end))
+        position = end
+    if position < len(source):
+        tokens.append(Token("text", source[position:], position, len(source)))
+    return tokens
+
+
+def tag_text(token: Token) -> str:
+    """How a tag is written, for messages: ``{{ x }}``, ``{{# x }}``, ``{{/ x }}``."""
+    sigil = {"var": "", "open": "# ", "invert": "^ ", "close": "/ "}[token.kind]
+    return "{{" + (sigil or " ") + token.value + " }}"
+
+
+def parse(source: str, tokens: list[Token]) -> tuple[Template, list[tuple[int, str]]]:
+    """Build the tree; also return structure problems as ``(offset, message)``.
+
+    Unbalanced sections are problems (the reference leaves them as literal text, which is
+    never what the author meant), and so is a section nested in one of the same name (the
+    reference closes it at the first ``{{/ name }}``, not the matching one).
+    """
+    problems: list[tuple[int, str]] = []
+    # Each open section: its token and the children collected so far.
+    stack: list[tuple[Token, list[Node]]] = []
+    current: list[Node] = []
+    for token in tokens:
+        kind = token.kind
+        if kind == "text":
+            current.append(token.value)
+        elif kind == "var":
+            current.append(Var(token.value))
+        elif kind in ("open", "invert"):
+            if any(open_token.value == token.value for open_token, _ in stack):
+                problems.append((token.start, (
+                    f"section {tag_text(token)} stands inside another section named "
+                    f'"{token.value}"; Nanocoder would close it at the first '
+                    f"{{{{/ {token.value} }}}}. Merge the two sections or rename one"
+                )))  # fmt: skip
+            stack.append((token, current))
+            current = []
+        elif not stack:
+            problems.append((token.start, (
+                f"{tag_text(token)} closes no section; remove it or add "
+                f"{{{{# {token.value} }}}} before it"
+            )))  # fmt: skip
+        else:
+            open_token, parent = stack[-1]
+            if open_token.value != token.value:
+                problems.append((token.start, (
+                    f"{tag_text(token)} does not close {tag_text(open_token)} (opened before "
+                    f"it); close sections in the reverse order of opening them"
+                )))  # fmt: skip
+                continue
+            stack.pop()
+            parent.append(Section(token.value, open_token.kind == "invert", tuple(current)))
+            current = parent
+    for open_token, _ in stack:
+        problems.append((open_token.start, (
+            f"section {tag_text(open_token)} is never closed; add {{{{/ {open_token.value} }}}} "
+            "where it should end"
+        )))  # fmt: skip
+    if stack:
+        current = stack[0][1]
+    return Template(source=source, nodes=tuple(current)), problems
+
+
+def _render_into(
+    nodes: tuple[Node, ...], args: Mapping[str, Any], quote: Callable[[str], str], out: list[str]
+) -> None:
+    for node in nodes:
+        if isinstance(node, str):
+            out.append(node)
+        elif isinstance(node, Var):
+            out.append(render_value(args.get(node.name), quote))
+        elif is_truthy(args.get(node.name)) != node.inverted:
+            _render_into(node.body, args, quote, out)
+
+
+def render(template: Template, args: Mapping[str, Any], quote: Callable[[str], str]) -> str:
+    """The script for ``args`` (validated, defaults applied), each value through ``quote``."""
+    out: list[str] = []
+    _render_into(template.nodes, args, quote, out)
+    return "".join(out)

@@ -1,0 +1,257 @@
+"""YAML 1.2 (core schema) on PyYAML's C loader, as the reference's ``yaml`` package reads it.
+
+PyYAML implements YAML 1.1, where ``yes`` is ``True``, ``010`` is 8, ``30_000`` is 30000 and
+``2024-01-01`` is a date. The reference reads YAML 1.2's core schema, so here:
+
+- ``true``/``false`` (``True``, ``TRUE``...) are booleans; ``yes``, ``no``, ``on``, ``off`` are
+  strings;
+- ``~``, ``null`` and an empty value are null;
+- integers are decimal (``010`` is 10), ``0o17`` or ``0x1F``; ``30_000`` is a string;
+- floats are ``1.5``, ``1e3``, ``.5``, ``.inf``, ``.nan``; dates and times are strings;
+- a key that appears twice in one mapping is an error, and ``<<`` is an ordinary key;
+- only those tags exist: ``!!binary``, ``!!set``, ``!!timestamp`` and friends are errors.
+
+Parsing and composing stay in libyaml (``CSafeLoader``'s C parser). Tags are resolved by a
+small resolver for exactly these types, and the node tree is turned into Python values by one
+recursive function rather than PyYAML's general constructor (which supports generators,
+deferred objects and Python tags we never want), so loading a frontmatter here costs less
+than a plain ``yaml.load(..., CSafeLoader)``. :func:`compose` keeps the nodes, with their
+line numbers; it is only used to say where a problem is.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Hashable
+from typing import Any
+
+import yaml
+from yaml.nodes import Node, ScalarNode, SequenceNode
+
+__all__ = ["YamlError", "compose", "load", "too_big"]
+
+try:
+    _Base: type[Any] = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _Base = yaml.SafeLoader
+
+_TAG = "tag:yaml.org,2002:"
+STR, NULL, BOOL, INT, FLOAT = (_TAG + t for t in ("str", "null", "bool", "int", "float"))
+SEQ, MAP = _TAG + "seq", _TAG + "map"
+#: Frontmatter that expands (through aliases) to more values than this is refused.
+MAX_VALUES = 100_000
+
+_BOOL = re.compile(r"true|True|TRUE|false|False|FALSE")
+_NULL = re.compile(r"~|null|Null|NULL")
+_INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
+_FLOAT = re.compile(
+    r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
+)
+# First characters a plain scalar other than a string can start with.
+_NUMBER_START = frozenset("-+.0123456789")
+
+
+def resolve_plain(value: str) -> str:
+    """The core-schema tag of a plain (unquoted, untagged) scalar."""
+    if not value:
+        return NULL
+    first = value[0]
+    if first in _NUMBER_START:
+        if _INT.fullmatch(value):
+            return INT
+        if _FLOAT.fullmatch(value):
+            return FLOAT
+    elif first in "tTfF":
+        if _BOOL.fullmatch(value):
+            return BOOL
+    elif first in "~nN" and _NULL.fullmatch(value):
+        return NULL
+    return STR
+
+
+class YamlError(Exception):
+    """The frontmatter is not YAML we accept: what, on which line of the file, and the key
+    it is about (for a duplicate key)."""
+
+    def __init__(self, message: str, line: int | None, key: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.key = key
+
+
+class _BuildError(Exception):
+    def __init__(self, message: str, node: Node, key: str = "", first: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.node = node
+        self.key = key
+        self.first = first
+
+
+def _scalar(node: Node) -> Any:
+    tag, text = node.tag, node.value
+    if tag == STR:
+        return text
+    if tag == NULL:
+        if text in ("", "~", "null", "Null", "NULL"):
+            return None
+    elif tag == BOOL:
+        if text in ("true", "True", "TRUE"):
+            return True
+        if text in ("false", "False", "FALSE"):
+            return False
+    elif tag == INT:
+        try:
+            if text.startswith("0o"):
+                return int(text[2:], 8)
+            if text.startswith("0x"):
+                return int(text[2:], 16)
+            return int(text, 10)
+        except ValueError:
+            pass
+    elif tag == FLOAT:
+        lowered = text.lower()
+        if lowered in (".inf", "+.inf", "-.inf"):
+            return -math.inf if text.startswith("-") else math.inf
+        if lowered == ".nan":
+            return math.nan
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    else:
+        raise _BuildError(f"unknown tag {tag} (YAML 1.2 core schema)", node)
+    raise _BuildError(f'"{text}" is not a valid {tag.removeprefix(_TAG)}', node)
+
+
+class CoreLoader(_Base):  # type: ignore[misc]  # the base is chosen at import time
+    """libyaml's parser with YAML 1.2 core-schema tags and duplicate-key detection."""
+
+    def resolve(self, kind: type[Node], value: str | None, implicit: Any) -> str:
+        if kind is ScalarNode:
+            return resolve_plain(value or "") if implicit[0] else STR
+        return SEQ if kind is SequenceNode else MAP
+
+    def construct_document(self, node: Node) -> Any:
+        built: dict[int, Any] = {}
+        active: set[int] = set()
+
+        def build(node: Node) -> Any:
+            key = id(node)
+            if key in built:
+                return built[key]  # an alias: the same value, as PyYAML gives it
+            if isinstance(node, ScalarNode):
+                value = _scalar(node)
+            else:
+                if key in active:
+                    raise _BuildError("an alias refers to a value that contains it", node)
+                active.add(key)
+                if isinstance(node, SequenceNode):
+                    if node.tag != SEQ:
+                        raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
+                    value = [build(child) for child in node.value]
+                else:
+                    if node.tag != MAP:
+                        raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
+                    value = {}
+                    lines: dict[Hashable, int] = {}
+                    for key_node, value_node in node.value:
+                        name = build(key_node)
+                        if not isinstance(name, Hashable):
+                            raise _BuildError("a mapping key must be a plain value", key_node)
+                        if name in value:
+                            raise _BuildError(
+                                "duplicate key", key_node, key=str(name), first=lines[name]
+                            )
+                        lines[name] = key_node.start_mark.line
+                        value[name] = build(value_node)
+                active.discard(key)
+            built[key] = value
+            return value
+
+        return build(node)
+
+
+def _line_of(exc: yaml.YAMLError) -> int | None:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    return None if mark is None else mark.line + 1
+
+
+def _describe(exc: yaml.YAMLError) -> str:
+    problem = getattr(exc, "problem", None)
+    context = getattr(exc, "context", None)
+    if problem:
+        return f"{problem} ({context})" if context else str(problem)
+    return str(exc).splitlines()[0]
+
+
+def load(text: str, first_line: int = 1) -> Any:
+    """Load one YAML document under the core schema.
+
+    :param first_line: the line of the file where ``text`` starts, for error lines.
+    :raises YamlError: not valid YAML (several documents, a syntax error, a duplicate key, an
+        unknown tag); the message says what and ``line`` where.
+    """
+    loader = CoreLoader(text)
+    try:
+        return loader.get_single_data()
+    except _BuildError as exc:
+        line = exc.node.start_mark.line + first_line
+        if exc.first is not None:
+            message = (
+                f'duplicate key "{exc.key}" (first on line {exc.first + first_line}); '
+                "each key may appear only once"
+            )
+            raise YamlError(message, line, exc.key) from None
+        raise YamlError(exc.message, line) from None
+    except yaml.YAMLError as exc:
+        line = _line_of(exc)
+        raise YamlError(_describe(exc), None if line is None else line + first_line - 1) from None
+    except RecursionError:
+        raise YamlError("the frontmatter is nested too deeply", None) from None
+    finally:
+        loader.dispose()
+
+
+def compose(text: str) -> Node | None:
+    """The node tree of ``text`` (for line numbers), or ``None`` when it does not compose."""
+    try:
+        node: Node | None = yaml.compose(text, Loader=CoreLoader)
+    except (yaml.YAMLError, RecursionError):
+        return None
+    return node
+
+
+def too_big(data: Any, limit: int = MAX_VALUES) -> str | None:
+    """Why ``data`` is unsafe to keep (an alias bomb), or ``None``.
+
+    YAML aliases let a few lines stand for a structure that is huge once expanded; exports
+    serialize the schema, so such frontmatter is refused. (Self-containing aliases are
+    refused while loading.)
+    """
+    sizes: dict[int, int] = {}
+
+    def size(value: Any) -> int:
+        if not isinstance(value, dict | list):
+            return 1
+        key = id(value)
+        known = sizes.get(key)
+        if known is not None:
+            return known
+        total = 1
+        for child in value.values() if isinstance(value, dict) else value:
+            total += size(child)
+            if total > limit:
+                raise ValueError(f"it expands to more than {limit} values through aliases")
+        sizes[key] = total
+        return total
+
+    try:
+        size(data)
+    except ValueError as exc:
+        return str(exc)
+    except RecursionError:
+        return "it is nested too deeply"
+    return None
