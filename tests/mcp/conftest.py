@@ -51,6 +51,8 @@ class Workspace:
     def personal_tools(self) -> Path:
         return self.config / "tools"
 
+    tooldrop_path = TOOLDROP
+
     def env(self) -> dict[str, str]:
         return {**os.environ, "TOOLDROP_CONFIG_DIR": str(self.config)}
 
@@ -102,11 +104,18 @@ async def serve(
     workspace: Workspace,
     *serve_args: str,
     global_args: tuple[str, ...] = (),
+    program: tuple[str, ...] = (TOOLDROP,),
+    env: dict[str, str] | None = None,
     **session_args: Any,
 ) -> AsyncIterator[Connection]:
-    """Start ``tooldrop serve``, connect a ClientSession, initialize, and clean up after."""
+    """Start ``tooldrop serve``, connect a ClientSession, initialize, and clean up after.
+
+    :param program: What runs as ``tooldrop`` (a Python one-liner that prints first, say).
+    :param env: The server's environment (default: the workspace's).
+    """
     stderr_path = workspace.root / f"serve-stderr-{os.getpid()}-{id(session_args)}.log"
-    command = [TOOLDROP, "--project", str(workspace.project), *global_args, "serve", *serve_args]
+    project = ("--project", str(workspace.project))
+    command = [*program, *project, *global_args, "serve", *serve_args]
     lines: list[str] = []
     lock = anyio.Lock()
     with stderr_path.open("wb") as stderr:
@@ -115,7 +124,7 @@ async def serve(
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,
-            env=workspace.env(),
+            env=env or workspace.env(),
         )
     read_send, read_receive = anyio.create_memory_object_stream[SessionMessage | Exception](64)
     write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](64)

@@ -221,8 +221,10 @@ class ToolServer:
 
     async def run_stdio(self) -> None:
         """Serve over this process's stdin and stdout; nothing but protocol reaches stdout."""
-        sys.stdout.flush()
         async with stdio_server() as (read_stream, write_stream):
+            # fd 1 now points at stderr: whatever a plugin printed before serving (still in
+            # sys.stdout's buffer) lands there, not on the wire.
+            sys.stdout.flush()
             with _stdout_to_stderr():
                 await self.run(read_stream, write_stream)
 
