@@ -338,9 +338,11 @@ def run_process(
         if stopped:
             _stop(run)
     except BaseException:
-        # KeyboardInterrupt or a bug: never leave the group running behind us.
-        _signal_group(proc.pid, signal.SIGKILL)
-        proc.wait()
+        # KeyboardInterrupt or a bug: never leave the group running behind us. (Once the
+        # shell is reaped its pid may be reused, so the group is only signalled before.)
+        if proc.returncode is None:
+            _signal_group(proc.pid, signal.SIGKILL)
+            proc.wait()
         raise
     finally:
         forget()
