@@ -187,7 +187,7 @@ def test_terminal_prompt_yes_runs_it(project, tmp_path, answer):
     assert "Tool: guarded" in err
     assert f'"path": "{target}"' in err
     assert f"| touch {target} && echo touched" in err
-    assert "Run it? [y/N]" in err
+    assert "Run it? [y] yes, [n] no, [a] always allow, [e] edit the arguments" in err
 
 
 @pytest.mark.parametrize("answer", [b"n\n", b"\n", b"\x04"])

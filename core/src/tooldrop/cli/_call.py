@@ -91,23 +91,67 @@ def describe_call(call: ToolCall, host: ToolHost) -> str:
     return "\n".join(lines)
 
 
-def prompt_for_approval(call: ToolCall, host: ToolHost) -> Decision | None:
-    """Ask on the terminal whether ``call`` may run.
+CHOICES = {"y": "yes", "n": "no", "a": "always allow", "e": "edit the arguments"}
+#: Whole words a person may type instead of the letter.
+WORDS = {"y": "yes", "n": "no", "a": "always", "e": "edit"}
 
-    The question goes to stderr, so stdout carries only the tool's result. Returns ``None``
-    when stdin is not a terminal: nobody can answer, and the call is denied.
+
+def _edit_args(call: ToolCall) -> dict[str, Any] | None:
+    """Open the arguments in ``$EDITOR``; ``None`` when left unchanged or not a JSON object."""
+    before = json.dumps(dict(call.args), indent=2, ensure_ascii=False, default=str) + "\n"
+    after = click.edit(before, extension=".json", require_save=True)
+    if after is None:
+        click.echo("Arguments unchanged.", err=True)
+        return None
+    try:
+        value = json.loads(after)
+    except ValueError as exc:
+        click.echo(f"Not valid JSON ({exc}); arguments unchanged.", err=True)
+        return None
+    if not isinstance(value, dict):
+        click.echo("The arguments must be a JSON object; arguments unchanged.", err=True)
+        return None
+    return value
+
+
+def prompt_for_approval(call: ToolCall, host: ToolHost) -> Decision | None:
+    """Ask on the terminal whether ``call`` may run: yes, no, always allow, or edit.
+
+    The tool, its arguments and the rendered script are shown first. *Always allow* is
+    remembered for this version of the tool (not offered for tools that ask every time);
+    *edit* opens the arguments in ``$EDITOR``, and the edited call is validated, rendered and
+    shown again. The question goes to stderr, so stdout carries only the tool's result.
+    Returns ``None`` when stdin is not a terminal: nobody can answer, and the call is denied.
     """
     if not _isatty(sys.stdin):
         return None
     click.echo(describe_call(call, host), err=True)
-    try:
-        approved = click.confirm("Run it?", default=False, err=True)
-    except click.Abort:  # Ctrl-C or end of input at the prompt
-        click.echo("", err=True)
-        approved = False
-    if approved:
-        return Decision.allow("approved at the prompt")
-    return Decision.deny("the user declined")
+    choices = dict(CHOICES)
+    if call.spec.requires_approval:
+        del choices["a"]
+    menu = ", ".join(f"[{key}] {label}" for key, label in choices.items())
+    while True:
+        try:
+            answer = click.prompt(
+                f"Run it? {menu}",
+                type=click.Choice([*choices, *(WORDS[key] for key in choices)]),
+                default="n",
+                show_choices=False,
+                show_default=False,
+                err=True,
+            )[0]
+        except click.Abort:  # Ctrl-C or end of input at the prompt
+            click.echo("", err=True)
+            return Decision.deny("the user declined")
+        if answer == "y":
+            return Decision.allow("approved at the prompt")
+        if answer == "a":
+            return Decision.allow("always allowed at the prompt", remember=True)
+        if answer == "n":
+            return Decision.deny("the user declined")
+        edited = _edit_args(call)
+        if edited is not None:
+            return Decision.edit(edited)
 
 
 def _print_result(text: str) -> None:

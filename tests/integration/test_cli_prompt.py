@@ -1,0 +1,151 @@
+"""``tooldrop call``'s prompt on a real terminal: always allow, and edit in ``$EDITOR``.
+
+Each test runs the real ``tooldrop`` command (every installed plugin, a real markdown tool, the
+real shell backend) with its stdin on a pseudo-terminal, and answers the prompt through it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TOOL = """---
+name: touch_file
+description: Create an empty file.
+parameters:
+  path:
+    type: string
+    required: true
+approval: always
+---
+touch {{ path }} && echo touched {{ path }}
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    folder = tmp_path / "project" / ".tooldrop" / "tools"
+    folder.mkdir(parents=True)
+    (folder / "touch-file.md").write_text(TOOL)
+    return tmp_path / "project"
+
+
+def tooldrop(project: Path, user: Path, *args: str, answers: bytes | None, env=None):
+    """Run ``tooldrop``; with ``answers``, stdin is a terminal that has them typed in."""
+    command = [sys.executable, "-m", "tooldrop", "--project", str(project), "--user-dir", str(user)]
+    environ = {**os.environ, **(env or {})}
+    if answers is None:
+        done = subprocess.run(
+            [*command, *args], capture_output=True, text=True, env=environ, timeout=60, check=False
+        )
+        return done.returncode, done.stdout, done.stderr
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [*command, *args],
+            stdin=slave,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=environ,
+        )
+        os.close(slave)
+        slave = -1
+        os.write(master, answers)  # the terminal holds the lines until the prompts read them
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if slave != -1:
+            os.close(slave)
+        os.close(master)
+    return proc.returncode, out.decode(), err.decode()
+
+
+def test_always_allow_is_remembered_for_this_version_of_the_tool(project, tmp_path):
+    user = tmp_path / "user"
+    target = tmp_path / "a"
+    code, out, err = tooldrop(project, user, "call", "touch_file", f"path={target}", answers=b"a\n")
+    assert code == 0, err
+    assert out == f"EXIT_CODE: 0\ntouched {target}"
+    assert "[a] always allow" in err
+    grants = json.loads((user / "grants.json").read_text())["grants"]
+    assert list(grants) == ["touch_file"]
+
+    # No terminal now: the remembered grant answers instead of a person.
+    again = tmp_path / "b"
+    code, out, _ = tooldrop(project, user, "call", "touch_file", f"path={again}", answers=None)
+    assert code == 0
+    assert again.exists()
+
+    # An edited tool file is another tool: the grant no longer applies.
+    tool = project / ".tooldrop" / "tools" / "touch-file.md"
+    tool.write_text(tool.read_text().replace("echo touched", "echo made"))
+    third = tmp_path / "c"
+    code, out, err = tooldrop(project, user, "call", "touch_file", f"path={third}", answers=None)
+    assert code == 2
+    assert not third.exists()
+
+
+def test_edit_opens_the_arguments_in_editor_then_shows_the_new_script(project, tmp_path):
+    user = tmp_path / "user"
+    original, edited = tmp_path / "original", tmp_path / "edited"
+    editor = tmp_path / "editor.py"
+    editor.write_text(
+        f"import json, sys\njson.dump({{'path': {str(edited)!r}}}, open(sys.argv[1], 'w'))\n"
+    )
+    code, out, err = tooldrop(
+        project,
+        user,
+        "call",
+        "touch_file",
+        f"path={original}",
+        answers=b"e\ny\n",
+        env={"EDITOR": f"{sys.executable} {editor}"},
+    )
+    assert code == 0, err
+    assert out == f"EXIT_CODE: 0\ntouched {edited}"
+    assert edited.exists()
+    assert not original.exists()
+    # the new script was shown before the second question
+    assert err.index(f"| touch '{original}'") < err.index(f"| touch '{edited}'")
+
+
+def test_edited_arguments_are_validated_again(project, tmp_path):
+    user = tmp_path / "user"
+    editor = tmp_path / "editor.py"
+    editor.write_text("import json, sys\njson.dump({'path': 5}, open(sys.argv[1], 'w'))\n")
+    code, out, _ = tooldrop(
+        project,
+        user,
+        "call",
+        "touch_file",
+        "path=x",
+        answers=b"e\n",
+        env={"EDITOR": f"{sys.executable} {editor}"},
+    )
+    assert code == 1
+    assert out == '⚒ Parameter "path" has wrong type — expected string, got number'
+
+
+def test_editing_to_invalid_json_keeps_the_arguments_and_asks_again(project, tmp_path):
+    user = tmp_path / "user"
+    target = tmp_path / "kept"
+    editor = tmp_path / "editor.py"
+    editor.write_text("import sys\nopen(sys.argv[1], 'w').write('{oops')\n")
+    code, out, err = tooldrop(
+        project,
+        user,
+        "call",
+        "touch_file",
+        f"path={target}",
+        answers=b"e\nn\n",
+        env={"EDITOR": f"{sys.executable} {editor}"},
+    )
+    assert code == 2
+    assert "Not valid JSON" in err
+    assert not target.exists()
+    assert out.startswith("Tool call denied: the user declined")
