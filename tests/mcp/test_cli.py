@@ -80,3 +80,25 @@ async def test_output_printed_before_serving_never_reaches_the_wire(connect, tex
         assert json.loads(line)["jsonrpc"] == "2.0"
     assert "printed before serving" in stderr
     assert "printed while the module was imported" in stderr
+
+
+EMBEDDED = """
+import anyio, sys
+from tooldrop import ToolHost
+from tooldrop_mcp import ToolServer
+
+host = ToolHost(project_dir=sys.argv[1], mode="headless")
+anyio.run(ToolServer(host).run_stdio)
+"""
+
+
+@pytest.mark.anyio
+async def test_a_host_app_serves_its_own_host(connect, text_of, tools):
+    # `connect` appends `--project DIR serve`: argv[1:3] for the script, as the docs show it.
+    program = (sys.executable, "-c", EMBEDDED.replace("sys.argv[1]", "sys.argv[2]"))
+    async with connect(tools, program=program) as server:
+        listed = {tool.name for tool in (await server.session.list_tools()).tools}
+        result = await server.session.call_tool("greet", {"name": "host app"})
+    assert "greet" in listed
+    assert "guarded" not in listed
+    assert text_of(result) == "EXIT_CODE: 0\nhello, host app"
