@@ -2,20 +2,113 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import click
 
-__all__ = ["new_command", "render_command"]
+from .._errors import InvalidArgumentsError, RenderError
+from ._call import CallArgsError, parse_call_args
+from ._context import CliContext, pass_cli
+from ._format import shown_path
+
+__all__ = ["new_command", "render_command", "unsafe_file_name"]
+
+
+def _fail(message: str) -> None:
+    click.echo(f"tooldrop: {message}", err=True)
+    sys.exit(1)
 
 
 @click.command("render")
 @click.argument("name")
-def render_command(name: str) -> None:
-    """Print the script NAME would run; nothing is executed."""
-    raise click.ClickException("not implemented yet")
+@click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--args", "args_json", metavar="JSON", help="Arguments as a JSON object.")
+@pass_cli
+def render_command(
+    ctx: CliContext, name: str, pairs: tuple[str, ...], args_json: str | None
+) -> None:
+    """Print the script NAME would run for these arguments; nothing is executed.
+
+    Arguments are validated and defaults applied exactly as for a call. Only the script goes
+    to stdout (so `tooldrop render t --args '{...}' > t.sh` is the exact script); problems go
+    to stderr with exit status 1.
+    """
+    host = ctx.host
+    spec = host.get(name)
+    if spec is None:
+        failed = sum(1 for p in host.problems() if p.severity == "error")
+        hint = f"; {failed} tool file(s) failed to load, see `tooldrop check`" if failed else ""
+        _fail(f'no tool named "{name}" (see `tooldrop list`){hint}')
+    try:
+        args = parse_call_args(spec, args_json, pairs)
+        script = host.render(name, args)
+    except CallArgsError as exc:
+        _fail(str(exc))
+    except InvalidArgumentsError as exc:
+        for message in exc.messages:
+            click.echo(message, err=True)
+        sys.exit(1)
+    except RenderError as exc:
+        _fail(str(exc))
+    click.echo(script, nl=False)
+    if sys.stdout.isatty() and not script.endswith("\n"):
+        click.echo("")  # a terminal gets its newline; a pipe gets the script byte for byte
+
+
+def unsafe_file_name(name: str) -> str | None:
+    """Why ``name`` cannot be a file directly inside a tools directory, or ``None``."""
+    if not name or name in (".", ".."):
+        return f'"{name}" is not a file name'
+    if "/" in name or "\\" in name or "\0" in name or Path(name).is_absolute():
+        return f'"{name}" would leave the tools directory; give a plain name such as k8s-pods'
+    return None
 
 
 @click.command("new")
 @click.argument("name")
-def new_command(name: str) -> None:
-    """Scaffold a new tool file; never overwrites."""
-    raise click.ClickException("not implemented yet")
+@click.option("--personal", is_flag=True, help="Write into your personal tools dir.")
+@click.option(
+    "--python",
+    "as_python",
+    is_flag=True,
+    help="A Python module tool (always personal: importing a module runs it).",
+)
+@pass_cli
+def new_command(ctx: CliContext, name: str, personal: bool, as_python: bool) -> None:
+    """Write a commented scaffold for a new tool NAME (k8s-pods is the tool k8s_pods).
+
+    The file goes into the project's tools dir, or the personal one with --personal (Python
+    tools always go there). An existing file is never overwritten. Prints the new file's path.
+    """
+    problem = unsafe_file_name(name)
+    if problem is not None:
+        _fail(problem)
+    host = ctx.host
+    kind = "python" if as_python else "markdown"
+    try:
+        made = host.hook.tooldrop_scaffold(name=name, kind=kind, host=host)
+    except ValueError as exc:  # the plugin's word on a name it cannot use
+        _fail(str(exc))
+    except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, not a traceback
+        _fail(f"writing the {kind} scaffold failed: {type(exc).__name__}: {exc}")
+    if made is None:
+        _fail(f"no plugin writes {kind} tools (is tooldrop-{kind} installed?)")
+    file_name, text = made
+    # The plugin names the file; it still may not leave the directory.
+    problem = unsafe_file_name(file_name)
+    if problem is not None:
+        _fail(f"the {kind} plugin chose a bad file name: {problem}")
+    directory = host.personal_tools_dir if personal or as_python else host.project_tools_dir
+    target = directory / file_name
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        # "x": create, never replace (also refuses a dangling symlink in the way).
+        with target.open("x", encoding="utf-8", newline="") as file:
+            file.write(text)
+    except FileExistsError:
+        _fail(f"{shown_path(target)} already exists; nothing was written")
+    except OSError as exc:
+        _fail(f"cannot write {shown_path(target)}: {exc.strerror or exc}")
+    click.echo(shown_path(target))
+    click.echo("Edit it, then check it with `tooldrop check`.", err=True)

@@ -1,0 +1,61 @@
+"""Helpers for the markdown plugin's tests: real files in temporary directories."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tooldrop import LoadResult, ToolHost
+from tooldrop_markdown import load_markdown
+
+HEADER = "---\nname: t\ndescription: d\n"
+
+
+def frontmatter(body: str, params: str = "", extra: str = "") -> str:
+    """A tool file named ``t``: ``params`` is the indented YAML under ``parameters:``."""
+    text = HEADER + extra
+    if params:
+        text += "parameters:\n" + params
+    return text + "---\n" + body + "\n"
+
+
+@pytest.fixture
+def load(tmp_path: Path) -> Callable[..., LoadResult]:
+    """``load(text, name="t.md")``: write the file and load it with the markdown loader."""
+    counter = iter(range(1_000_000))
+
+    def do(text: str | bytes, name: str | None = None) -> LoadResult:
+        path = tmp_path / (name or f"tool{next(counter)}.md")
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8", newline="")
+        return load_markdown(path, "project")
+
+    return do
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project root with an empty ``.tooldrop/tools/``."""
+    root = tmp_path / "project"
+    (root / ".tooldrop" / "tools").mkdir(parents=True)
+    return root
+
+
+@pytest.fixture
+def make_host(tmp_path: Path) -> Callable[..., ToolHost]:
+    """``make_host(project, **kwargs)``: a host with the installed plugins."""
+    hosts: list[ToolHost] = []
+
+    def do(project: Path, **kwargs: object) -> ToolHost:
+        kwargs.setdefault("user_dir", tmp_path / "user")
+        host = ToolHost(project_dir=project, **kwargs)  # type: ignore[arg-type]
+        hosts.append(host)
+        return host
+
+    yield do
+    for host in hosts:
+        host.close()

@@ -1,0 +1,74 @@
+"""Splitting a file into frontmatter and body, as the reference does (plus: a BOM is fine)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tooldrop_markdown._frontmatter import split_frontmatter
+
+
+@pytest.mark.parametrize(
+    ("text", "front", "body"),
+    [
+        ("---\nname: t\n---\necho hi\n", "name: t", "echo hi"),
+        ("---\r\nname: t\r\n---\r\necho hi\r\n", "name: t", "echo hi"),
+        ("---\na: 1\nb: |\n  x\n  y\n---\nbody", "a: 1\nb: |\n  x\n  y", "body"),
+        # Text on the closing line belongs to the body.
+        ("---\nx: 1\n---echo same line", "x: 1", "echo same line"),
+        # No newline after the closing line: accepted, empty body.
+        ("---\nx: 1\n---", "x: 1", ""),
+        ("---\ntitle: Hello\n---", "title: Hello", ""),
+        # Empty blocks.
+        ("---\n---\nbody", "", "body"),
+        ("---\n\n---\nbody", "", "body"),
+        ("---\n\n---\n", "", ""),
+        # Trailing spaces on the opening line, blank lines in the block.
+        ("---   \n\nname: t\n\n---\n  echo\n", "\nname: t\n", "echo"),
+        # Only the first closing line counts: a later --- stays in the body.
+        ("---\na: 1\n---\necho 1\n---\necho 2", "a: 1", "echo 1\n---\necho 2"),
+        # A line that merely starts with --- closes too.
+        ("---\na: 1\n----\nbody", "a: 1", "-\nbody"),
+        # The body is trimmed as JavaScript trims (NBSP and U+2028 too), inside kept.
+        ("---\n---\n\u00a0 \n echo  a \n\n b\u2028\n", "", "echo  a \n\n b"),
+    ],
+)
+def test_splits_like_the_reference(text: str, front: str, body: str) -> None:
+    split = split_frontmatter(text)
+    assert split is not None
+    assert (split.frontmatter, split.body) == (front, body)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "just body",
+        "just body\n---\nnot frontmatter",
+        " ---\na: 1\n---\n",  # must start at byte 0
+        "---a: 1\n---\n",  # the opening line holds nothing but ---
+        "---\na: 1\n",  # never closed
+        "---",
+        "",
+    ],
+)
+def test_no_frontmatter(text: str) -> None:
+    assert split_frontmatter(text) is None
+
+
+def test_lines_of_each_part() -> None:
+    split = split_frontmatter("---\nname: t\ndescription: d\n---\n\n\n  echo {{ x }}\n")
+    assert split is not None
+    assert split.frontmatter_line == 2
+    assert split.body_line == 7
+
+
+def test_a_byte_order_mark_is_dropped_and_the_file_loads(load) -> None:
+    # The reference reports "missing frontmatter" here; we load it (a deliberate difference).
+    result = load("\ufeff---\nname: t\ndescription: d\n---\necho hi\n".encode())
+    assert [tool.name for tool in result.tools] == ["t"]
+    assert result.problems == ()
+
+
+def test_a_file_without_frontmatter_says_what_to_do(load) -> None:
+    (problem,) = load("echo hi\n").problems
+    assert problem.message.startswith("Missing YAML frontmatter — custom tools must declare")
+    assert problem.line == 1

@@ -1,0 +1,166 @@
+"""The template engine: sections, placeholders and values, against the reference's vectors."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+
+from tooldrop import RenderError
+from tooldrop_markdown import Template, cmd_quote, posix_quote, render
+from tooldrop_markdown._template import Section, Var, parse, tokenize
+
+
+def tpl(source: str) -> Template:
+    template, problems = parse(source, tokenize(source))
+    assert problems == []
+    return template
+
+
+def r(source: str, args: dict[str, Any] | None = None) -> str:
+    return render(tpl(source), args or {}, posix_quote)
+
+
+@pytest.mark.parametrize(
+    ("source", "args", "expected"),
+    [
+        ("echo {{ msg }}", {"msg": "hi'there"}, "echo 'hi'\\''there'"),  # T8
+        ("echo {{ missing }}", {}, "echo "),  # T9
+        (
+            "echo {{ name }}",
+            {"name": '; rm -rf /; echo "pwned"'},
+            "echo '; rm -rf /; echo \"pwned\"'",
+        ),  # T11
+        ("echo {{ name }}", {"name": "`$(date)`"}, "echo '`$(date)`'"),  # T12
+        ("a {{# foo }}YES{{/ foo }}b", {"foo": ""}, "a b"),  # T13
+        ("a {{# foo }}YES{{/ foo }}b", {"foo": []}, "a b"),  # T14
+        ("a {{# foo }}YES{{/ foo }}b", {"foo": 0}, "a b"),  # T15
+        ("{{# a }}A{{# b }}B{{/ b }}{{/ a }}", {"a": True, "b": True}, "AB"),  # T16
+        ("{{# a }}A{{# b }}B{{/ b }}{{/ a }}", {"a": True, "b": False}, "A"),
+        ("{{# a }}A{{# b }}B{{/ b }}{{/ a }}", {"a": False, "b": True}, ""),
+        ("{{^ flag }}off{{/ flag }}", {"flag": False}, "off"),  # T17
+        ("{{^ flag }}off{{/ flag }}", {}, "off"),
+        ("{{^ flag }}off{{/ flag }}", {"flag": ""}, "off"),
+        ("{{^ flag }}off{{/ flag }}", {"flag": True}, ""),
+        ("{{^ flag }}off{{/ flag }}", {"flag": "x"}, ""),
+        (
+            "{{# json }}A {{ id }}{{/ json }}{{^ json }}B {{ id }}{{/ json }}",
+            {"json": True, "id": "1"},
+            "A '1'",
+        ),  # T18
+        (
+            "{{# json }}A {{ id }}{{/ json }}{{^ json }}B {{ id }}{{/ json }}",
+            {"json": False, "id": "1"},
+            "B '1'",
+        ),
+        # Whitespace, newlines included, inside the braces; none needed.
+        ("{{\n x \n}}|{{x}}|{{#x}}s{{/x}}|{{#\n x\n}}t{{/\tx }}", {"x": "v"}, "'v'|'v'|s|t"),
+        # Names: upper case and underscores; anything else is text.
+        ("{{ Name_1 }} {{ _x }}", {"Name_1": "a", "_x": "b"}, "'a' 'b'"),
+        (
+            "{{ x.y }} {{ 1x }} {{ -x }} {{! c }} {{ .Names }}",
+            {"x": "v"},
+            "{{ x.y }} {{ 1x }} {{ -x }} {{! c }} {{ .Names }}",
+        ),
+        ("{{{ x }}}", {"x": "v"}, "{'v'}"),
+        # Inserted values are never read again as template text.
+        ("{{ a }} {{ b }}", {"a": "{{ b }}", "b": "{{# a }}"}, "'{{ b }}' '{{# a }}'"),
+        # Adjacent sections.
+        ("{{# a }}1{{/ a }}{{# a }}2{{/ a }}", {"a": 1}, "12"),
+    ],
+)
+def test_render_vectors(source: str, args: dict[str, Any], expected: str) -> None:
+    assert r(source, args) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("hello", "'hello'"),  # T1
+        ("it's a test", "'it'\\''s a test'"),  # T2
+        ("; rm -rf /", "'; rm -rf /'"),  # T3
+        ("`whoami`", "'`whoami`'"),  # T4
+        ("$(whoami)", "'$(whoami)'"),
+        ("a\nb", "'a\nb'"),  # T5
+        ("", "''"),
+        (42, "'42'"),  # T7
+        (True, "'true'"),
+        (False, "'false'"),
+        (0, "'0'"),
+        (-0.0, "'0'"),
+        (2.0, "'2'"),
+        (1.5e21, "'1.5e+21'"),
+        (1e-7, "'1e-7'"),
+        (1e20, "'100000000000000000000'"),
+        (0.1 + 0.2, "'0.30000000000000004'"),
+        ({"a": "b'c"}, "'{\"a\":\"b'\\''c\"}'"),
+        ({"n": 2.0, "l": [None, True]}, '\'{"n":2,"l":[null,true]}\''),
+        ({}, "'{}'"),
+        (["a", "b c", "d'e"], "'a' 'b c' 'd'\\''e'"),  # T6
+        ([[1, 2], "a"], "'[1,2]' 'a'"),
+        ([None, 1.0, {"k": 1}], "'null' '1' '{\"k\":1}'"),
+        ([], ""),
+        ([""], "''"),
+        (None, ""),
+    ],
+)
+def test_values_render_as_javascript_would(value: Any, expected: str) -> None:
+    assert r("{{ v }}", {"v": value}) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "truthy"),
+    [
+        (None, False), ("", False), (0, False), (0.0, False), (float("nan"), False),
+        (False, False), ([], False), (" ", True), ("0", True), ("false", True),
+        ([""], True), ({}, True), (-1, True), (0.5, True), (True, True),
+    ],
+)  # fmt: skip
+def test_truthiness(value: Any, truthy: bool) -> None:
+    assert r("{{# v }}T{{/ v }}{{^ v }}F{{/ v }}", {"v": value}) == ("T" if truthy else "F")
+
+
+def test_a_nul_byte_is_refused() -> None:
+    with pytest.raises(RenderError, match="NUL"):
+        r("echo {{ v }}", {"v": "a\0b"})
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("plain", '"plain"'), ('say "hi"', '"say ""hi"""'), ("a & b | c", '"a & b | c"'),
+     ("it's", '"it\'s"'), (["a", 'b"c'], '"a" "b""c"')],
+)  # fmt: skip
+def test_cmd_quoting(value: Any, expected: str) -> None:
+    assert render(tpl("{{ v }}"), {"v": value}, cmd_quote) == expected
+
+
+@pytest.mark.parametrize("value", ["%PATH%", "100%", "a\nb", "a\rb", "a\0b", ["ok", "50%"]])
+def test_cmd_refuses_what_it_cannot_carry(value: Any) -> None:
+    with pytest.raises(RenderError, match=r"cmd\.exe"):
+        render(tpl("echo {{ v }}"), {"v": value}, cmd_quote)
+
+
+def test_the_parsed_template_is_plain_picklable_data() -> None:
+    template = tpl("a{{# s }}b{{ x }}{{/ s }}{{^ s }}c{{/ s }}")
+    assert template.nodes == (
+        "a",
+        Section("s", False, ("b", Var("x"))),
+        Section("s", True, ("c",)),
+    )
+    assert pickle.loads(pickle.dumps(template)) == template
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("{{# a }}x", "section {{# a }} is never closed; add {{/ a }} where it should end"),
+        ("x{{/ a }}", "{{/ a }} closes no section"),
+        ("{{# a }}{{# b }}{{/ a }}{{/ b }}", "{{/ a }} does not close {{# b }}"),
+        ("{{# a }}1{{# a }}2{{/ a }}3{{/ a }}", 'stands inside another section named "a"'),
+        ("{{# a }}1{{^ a }}2{{/ a }}3{{/ a }}", 'stands inside another section named "a"'),
+    ],
+)
+def test_unbalanced_sections_are_problems(source: str, message: str) -> None:
+    _, problems = parse(source, tokenize(source))
+    assert any(message in text for _, text in problems), problems

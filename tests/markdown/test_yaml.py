@@ -1,0 +1,136 @@
+"""The frontmatter's YAML dialect: YAML 1.2 core schema, as the reference reads it."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tooldrop_markdown._yaml import YamlError, load, too_big
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # YAML 1.1 booleans are strings in 1.2.
+        ("yes", "yes"),
+        ("no", "no"),
+        ("on", "on"),
+        ("off", "off"),
+        ("y", "y"),
+        ("true", True),
+        ("True", True),
+        ("TRUE", True),
+        ("false", False),
+        ("tRuE", "tRuE"),
+        # Null.
+        ("~", None),
+        ("null", None),
+        ("NULL", None),
+        ("", None),
+        ("nil", "nil"),
+        # Integers: decimal even with a leading zero, 0o and 0x.
+        ("010", 10),
+        ("-7", -7),
+        ("+5", 5),
+        ("0o10", 8),
+        ("0x1F", 31),
+        ("0b11", "0b11"),
+        ("30_000", "30_000"),
+        ("1,000", "1,000"),
+        ("12:30", "12:30"),  # sexagesimal is gone
+        ("123456789012345678901234567890", 123456789012345678901234567890),
+        # Floats.
+        ("1e3", 1000.0),
+        ("1.5", 1.5),
+        (".5", 0.5),
+        ("1.", 1.0),
+        ("-.5e-2", -0.005),
+        ("30000.0", 30000.0),
+        # Dates and times are text.
+        ("2024-01-01", "2024-01-01"),
+        ("2024-01-01T10:00:00Z", "2024-01-01T10:00:00Z"),
+        # Quoted scalars are always strings.
+        ("'true'", "true"),
+        ('"010"', "010"),
+        ("'~'", "~"),
+        # Explicit core tags still work.
+        ("!!str 10", "10"),
+        ("!!int '12'", 12),
+        ("!!float 1", 1.0),
+    ],
+)
+def test_core_schema_scalars(text: str, value: object) -> None:
+    loaded = load(f"k: {text}")
+    assert loaded == {"k": value}
+    assert type(loaded["k"]) is type(value)
+
+
+def test_special_floats() -> None:
+    data = load("a: .inf\nb: -.Inf\nc: .NaN")
+    assert data["a"] == math.inf and data["b"] == -math.inf and math.isnan(data["c"])
+
+
+def test_merge_keys_are_ordinary_keys() -> None:
+    assert load("base: &b {x: 1}\n<<: *b\n") == {"base": {"x": 1}, "<<": {"x": 1}}
+
+
+def test_aliases_share_the_value() -> None:
+    data = load("a: &x [1, 2]\nb: *x")
+    assert data == {"a": [1, 2], "b": [1, 2]}
+
+
+def test_a_duplicate_key_is_an_error_with_both_lines() -> None:
+    with pytest.raises(YamlError) as caught:
+        load("name: t\ndescription: d\nname: u", first_line=2)
+    assert caught.value.key == "name"
+    assert caught.value.line == 4
+    assert 'duplicate key "name" (first on line 2)' in caught.value.message
+
+
+def test_duplicate_keys_in_nested_mappings_too() -> None:
+    with pytest.raises(YamlError, match='duplicate key "type"'):
+        load("parameters:\n  x:\n    type: string\n    type: integer")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("a: [1", 2, "did not find expected"),
+        ("a: 'unterminated", 1, "found unexpected end of stream"),
+        ("a: 1\n---\nb: 2", 2, "expected a single document"),
+        ("a: !!binary aGk=", 1, "unknown tag tag:yaml.org,2002:binary"),
+        ("a: !!timestamp 2024-01-01", 1, "unknown tag"),
+        ("a: !!set {x}", 1, "unknown tag"),
+        ("a: !!python/object:os.system x", 1, "unknown tag"),
+        ("a: !!int x", 1, '"x" is not a valid int'),
+        ("a: !!bool yes", 1, '"yes" is not a valid bool'),
+        ("? [a]\n: b", 1, "a mapping key must be a plain value"),
+        ("a: &x [*x]", 1, "an alias refers to a value that contains it"),
+    ],
+)
+def test_refused_yaml(text: str, line: int, message: str) -> None:
+    with pytest.raises(YamlError) as caught:
+        load(text)
+    assert message in caught.value.message
+    assert caught.value.line == line
+
+
+def test_deep_nesting_is_an_error_not_a_crash() -> None:
+    with pytest.raises(YamlError):
+        load("a: " + "[" * 100_000 + "]" * 100_000)
+
+
+def test_an_alias_bomb_is_detected() -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    data = load("\n".join(lines))  # shared values: loading is cheap
+    assert too_big(data) is not None
+    assert too_big(load("a: &x [1, 2]\nb: [*x, *x]")) is None
+
+
+def test_a_scalar_or_list_root_loads_as_is() -> None:
+    # The loader (not the YAML layer) refuses a root that is not a mapping.
+    assert load("- 1") == [1]
+    assert load("hello") == "hello"
+    assert load("") is None
