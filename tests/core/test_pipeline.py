@@ -340,3 +340,18 @@ def test_duration_is_measured(make_host, tool_pack, spec_factory):
 
     host = make_host(tool_pack(spec_factory("nap", payload=nap)))
     assert host.call("nap", {}).duration >= 0.05
+
+
+def test_many_acall_many_at_once_do_not_starve_the_pool(make_host, tool_pack, spec_factory):
+    from tooldrop._host import MAX_CONCURRENT_CALLS
+
+    host = make_host(tool_pack(spec_factory("quick")))
+
+    async def main():
+        batches = [
+            host.acall_many([("quick", {}), ("quick", {})]) for _ in range(MAX_CONCURRENT_CALLS + 8)
+        ]
+        return await asyncio.wait_for(asyncio.gather(*batches), timeout=60)
+
+    results = asyncio.run(main())
+    assert all(not r.is_error for batch in results for r in batch)

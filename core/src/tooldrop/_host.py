@@ -334,9 +334,9 @@ class ToolHost:
         ask: AskCallback | None = None,
     ) -> list[ToolResult]:
         """:meth:`call_many`, awaitable."""
-        return await asyncio.get_running_loop().run_in_executor(
-            self._pool(), lambda: self.call_many(calls, ask=ask)
-        )
+        # Not on our own pool: call_many submits its batches there, and waiting on the pool
+        # from inside the pool could starve it.
+        return await asyncio.to_thread(self.call_many, calls, ask=ask)
 
     def _pool(self) -> concurrent.futures.ThreadPoolExecutor:
         if self._executor is None:
