@@ -5,6 +5,9 @@ become the schema's properties (types as in :mod:`tooldrop._typeschema`), its do
 first paragraph the tool's description, and its ``Args:`` entries the properties'
 descriptions (:mod:`tooldrop._docstring`). Arguments arrive as JSON values; :func:`coerce`
 turns them back into the annotated types (enum members, dataclasses, tuples, paths).
+
+Every runner calls a Python tool as ``execute(args, cancel)``; :class:`FunctionCall` and
+:class:`ArgsOnly` adapt decorated functions and one-parameter ``execute`` to that.
 """
 
 from __future__ import annotations
@@ -38,7 +41,16 @@ from ._typeschema import (
     unwrap,
 )
 
-__all__ = ["FunctionSchema", "args_type_schema", "coerce", "function_schema"]
+__all__ = [
+    "ArgsOnly",
+    "FunctionCall",
+    "FunctionSchema",
+    "args_type_schema",
+    "bind_execute",
+    "coerce",
+    "function_schema",
+    "takes_cancel",
+]
 
 _MAX_DEPTH = 32
 
@@ -237,3 +249,70 @@ def coerce(value: Any, tp: Any) -> Any:
             hints = {name: hint for name, hint, _, _ in fields}
             return tp(**{k: coerce(v, hints.get(k, Any)) for k, v in value.items()})
     return value
+
+
+# -- calling conventions ----------------------------------------------------------------
+
+
+class FunctionCall:
+    """``execute(args, cancel)`` for a decorated function: its arguments by keyword.
+
+    JSON values are converted to the annotated types first (enum members, dataclasses,
+    tuples, paths), optional parameters left out get ``None``, and the parameter annotated
+    :class:`CancelToken` (or named ``cancel``) receives the token.
+    """
+
+    __slots__ = ("cancel_param", "convert", "fill_none", "function")
+
+    def __init__(self, function: Callable[..., Any], schema: FunctionSchema | None) -> None:
+        self.function = function
+        self.cancel_param = schema.cancel_param if schema else None
+        self.fill_none = schema.fill_none if schema else ()
+        self.convert = dict(schema.convert) if schema else {}
+
+    def __call__(self, args: Mapping[str, Any], cancel: CancelToken) -> Any:
+        kwargs = dict(args)
+        for name in self.fill_none:
+            kwargs.setdefault(name, None)
+        for name, hint in self.convert.items():
+            if name in kwargs:
+                kwargs[name] = coerce(kwargs[name], hint)
+        if self.cancel_param is not None:
+            kwargs[self.cancel_param] = cancel
+        return self.function(**kwargs)
+
+    def __repr__(self) -> str:
+        return f"<FunctionCall {getattr(self.function, '__qualname__', self.function)!r}>"
+
+
+class ArgsOnly:
+    """Adapts ``execute(args)`` to the ``execute(args, cancel)`` every runner calls."""
+
+    __slots__ = ("function",)
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        self.function = function
+
+    def __call__(self, args: Mapping[str, Any], cancel: CancelToken) -> Any:
+        return self.function(args)
+
+    def __repr__(self) -> str:
+        return f"<ArgsOnly {getattr(self.function, '__qualname__', self.function)!r}>"
+
+
+def takes_cancel(fn: Callable[..., Any]) -> bool:
+    """Whether ``execute`` accepts a second positional argument (the cancel token)."""
+    if isinstance(fn, FunctionCall):
+        return True
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return True
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return True
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params) >= 2
+
+
+def bind_execute(execute: Callable[..., Any]) -> Callable[[Mapping[str, Any], CancelToken], Any]:
+    """``execute`` as a two-argument callable (its arity is inspected once, here)."""
+    return execute if takes_cancel(execute) else ArgsOnly(execute)

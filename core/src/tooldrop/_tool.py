@@ -27,12 +27,11 @@ import attrs
 import cattrs
 from attrs import evolve, field, frozen
 
-from ._cancel import CancelToken
 from ._convert import converter, problems_from_error
 from ._docstring import parse_docstring
 from ._errors import ToolDropError
 from ._model import Approval, Origin, Problem, ToolSpec
-from ._signature import FunctionSchema, coerce, function_schema
+from ._signature import ArgsOnly, FunctionCall, bind_execute, function_schema
 from ._toolcheck import (
     DEFAULT_TIMEOUT_MS,
     MAX_TIMEOUT_MS,
@@ -153,37 +152,6 @@ class Tool:
             )
         except (TypeError, ValueError) as exc:
             raise ToolDefinitionError(problems_from_error(exc)) from exc
-
-
-class FunctionCall:
-    """``execute(args, cancel)`` for a decorated function: its arguments by keyword.
-
-    JSON values are converted to the annotated types first (enum members, dataclasses,
-    tuples, paths), optional parameters left out get ``None``, and the parameter annotated
-    :class:`CancelToken` (or named ``cancel``) receives the token.
-    """
-
-    __slots__ = ("cancel_param", "convert", "fill_none", "function")
-
-    def __init__(self, function: Callable[..., Any], schema: FunctionSchema | None) -> None:
-        self.function = function
-        self.cancel_param = schema.cancel_param if schema else None
-        self.fill_none = schema.fill_none if schema else ()
-        self.convert = dict(schema.convert) if schema else {}
-
-    def __call__(self, args: Mapping[str, Any], cancel: CancelToken) -> Any:
-        kwargs = dict(args)
-        for name in self.fill_none:
-            kwargs.setdefault(name, None)
-        for name, hint in self.convert.items():
-            if name in kwargs:
-                kwargs[name] = coerce(kwargs[name], hint)
-        if self.cancel_param is not None:
-            kwargs[self.cancel_param] = cancel
-        return self.function(**kwargs)
-
-    def __repr__(self) -> str:
-        return f"<FunctionCall {getattr(self.function, '__qualname__', self.function)!r}>"
 
 
 @overload
@@ -372,39 +340,6 @@ def as_tool(obj: object) -> Tool:
     else:
         message = f"cannot register {kind!r} as a tool ({_EXPECTED})"
     raise ToolDefinitionError([Problem(message=message)])
-
-
-class ArgsOnly:
-    """Adapts ``execute(args)`` to the ``execute(args, cancel)`` every runner calls."""
-
-    __slots__ = ("function",)
-
-    def __init__(self, function: Callable[..., Any]) -> None:
-        self.function = function
-
-    def __call__(self, args: Mapping[str, Any], cancel: CancelToken) -> Any:
-        return self.function(args)
-
-    def __repr__(self) -> str:
-        return f"<ArgsOnly {getattr(self.function, '__qualname__', self.function)!r}>"
-
-
-def takes_cancel(fn: Callable[..., Any]) -> bool:
-    """Whether ``execute`` accepts a second positional argument (the cancel token)."""
-    if isinstance(fn, FunctionCall):
-        return True
-    try:
-        params = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
-        return True
-    if any(p.kind is p.VAR_POSITIONAL for p in params):
-        return True
-    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params) >= 2
-
-
-def bind_execute(execute: Callable[..., Any]) -> Callable[[Mapping[str, Any], CancelToken], Any]:
-    """``execute`` as a two-argument callable (its arity is inspected once, here)."""
-    return execute if takes_cancel(execute) else ArgsOnly(execute)
 
 
 def _defined_at(execute: Callable[..., Any]) -> tuple[str | None, int | None]:

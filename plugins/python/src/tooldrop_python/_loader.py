@@ -101,7 +101,10 @@ def _line_in(exc: BaseException, path: Path) -> int | None:
 
 
 def _describe(exc: BaseException) -> str:
-    message = str(exc).strip()
+    try:
+        message = str(exc).strip()
+    except Exception:  # noqa: BLE001 - an exception whose __str__ fails still has a type.
+        message = ""
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
@@ -125,7 +128,7 @@ def _import(path: Path, data: bytes) -> types.ModuleType:
     name = _module_name(path)
     loader = _BytesLoader(path, data)
     spec = importlib.util.spec_from_file_location(name, path, loader=loader)
-    assert spec is not None
+    assert spec is not None  # a loader was given, so there is always a spec
     module = importlib.util.module_from_spec(spec)
     with _modules_lock:
         # Registered while it runs: dataclasses, typing.get_type_hints and pickle look
