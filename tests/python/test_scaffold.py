@@ -71,8 +71,6 @@ def test_tooldrop_new_python_through_the_cli(dirs):
     created = subprocess.run(
         [*base, "new", "k8s-pods", "--python"], capture_output=True, text=True, env=env, timeout=120
     )
-    if "not implemented yet" in created.stderr or "No such option '--python'" in created.stderr:
-        pytest.xfail("the `tooldrop new` command has not landed yet")
     assert created.returncode == 0, created.stderr
     path = dirs.personal_tools / "k8s_pods.py"
     assert path.is_file()
@@ -85,3 +83,15 @@ def test_tooldrop_new_python_through_the_cli(dirs):
     )
     assert again.returncode == 1
     assert path.read_text() == before  # never overwritten
+
+
+def test_tooldrop_new_python_refuses_a_name_with_nothing_to_use(dirs):
+    tooldrop = shutil.which("tooldrop", path=os.path.dirname(sys.executable))
+    base = [tooldrop, "--project", str(dirs.project), "--user-dir", str(dirs.user)]
+    env = {**os.environ, "TOOLDROP_PLUGINS": "python,approval"}
+    done = subprocess.run(
+        [*base, "new", "---", "--python"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 1
+    assert "has no letters or digits to name a tool with" in done.stderr
+    assert list(dirs.personal_tools.iterdir()) == []
