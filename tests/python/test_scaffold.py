@@ -90,7 +90,11 @@ def test_tooldrop_new_python_refuses_a_name_with_nothing_to_use(dirs):
     base = [tooldrop, "--project", str(dirs.project), "--user-dir", str(dirs.user)]
     env = {**os.environ, "TOOLDROP_PLUGINS": "python,approval"}
     done = subprocess.run(
-        [*base, "new", "---", "--python"], capture_output=True, text=True, env=env, timeout=120
+        [*base, "new", "--python", "--", "!!!"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert done.returncode == 1
     assert "has no letters or digits to name a tool with" in done.stderr
