@@ -37,7 +37,7 @@ def render_command(
     host = ctx.host
     spec = host.get(name)
     if spec is None:
-        failed = sum(1 for p in host.problems() if p.severity == "error")
+        failed = len({p.path for p in host.problems() if p.severity == "error" and p.path})
         hint = f"; {failed} tool file(s) failed to load, see `tooldrop check`" if failed else ""
         _fail(f'no tool named "{name}" (see `tooldrop list`){hint}')
     try:

@@ -92,7 +92,8 @@ def _var_message(context: int, name: str) -> str:
         )
     if context == CMD:
         return (
-            f"placeholder {tag} stands inside $( … ), whose text is parsed again; {assign} inside"
+            f"placeholder {tag} stands inside $( … ); values stay out of command "
+            f"substitutions: {assign} inside"
         )
     if context == PARAM:
         return f"placeholder {tag} stands inside ${{ … }}; {assign} there"
@@ -340,16 +341,18 @@ class _Lexer:
     # -- tags -----------------------------------------------------------------------------
 
     def undeclared(self, token: Token) -> bool:
+        """Report a tag naming no parameter; ``True`` when the name is undeclared."""
         if self.declared is None or token.value in self.declared:
             return False
         if self.heredoc is None and self.stack[-1][0] == COMMENT:
-            return False  # renders as nothing there, and comments may show the syntax
+            return True  # renders as nothing there, and comments may show the syntax
         message = (
             f'{tag_text(token)} names no declared parameter; add "{token.value}" under parameters:'
         )
-        close = difflib.get_close_matches(token.value, sorted(self.declared), n=1)
+        names = {name.lower(): name for name in sorted(self.declared)}
+        close = difflib.get_close_matches(token.value.lower(), list(names), n=1)
         if close:
-            message += f' (or did you mean "{close[0]}"?)'
+            message += f' (or did you mean "{names[close[0]]}"?)'
         elif token.kind == "var":
             message += (
                 f" (for a literal {{{{{token.value}}}}} meant for another program, split the "

@@ -1,0 +1,204 @@
+"""Load-time checks of where placeholders stand in the script (DESIGN §5.6).
+
+Each refused form is also *shown* to be dangerous: rendered the way the reference renders it
+(no checks) and run by real bash, the value runs as code.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from tooldrop_markdown import posix_quote, render
+from tooldrop_markdown._template import parse, tokenize
+
+from .conftest import frontmatter
+
+PARAMS = (
+    "  x:\n    type: string\n  y:\n    type: string\n  n:\n    type: integer\n"
+    "  b:\n    type: boolean\n  xs:\n    type: array\n"
+    "  c:\n    type: string\n    enum: [red, green]\n"
+)
+
+
+def body_problems(load, body: str, severity: str = "error") -> list[str]:
+    result = load(frontmatter(body, PARAMS))
+    return [p.message for p in result.problems if p.field == "body" and p.severity == severity]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "echo {{ x }}",
+        "cmd --opt={{ x }} a{{ x }}b {{ x }}{{ y }}",
+        "ls{{# b }} -a{{/ b }}",
+        "kubectl get pods{{# x }} -l {{ x }}{{/ x }}",
+        'echo "{{# b }}-v{{/ b }}" {{ x }}',  # a section inside quotes, no placeholder in them
+        "echo 'lit'{{ x }}'lit' \"lit\"{{ x }}",
+        'echo \\"{{ x }}\\"',  # escaped quotes are plain characters
+        'echo "$(date)" `date` $(( 1 + 2 )) ${HOME:-/} {{ x }}',
+        "grep -e {{ x }} <(cat file) | sort",
+        "cat <<< {{ x }}",
+        "cat <<EOF\n$HOME\nEOF\necho {{ x }}",
+        "cat <<-'EOF'\n\tliteral\n\tEOF\necho {{ x }}",
+        "cat <<A <<B\na\nA\nb\nB\necho {{ x }}",
+        "case {{ x }} in\n  a) echo {{ y }};;\nesac",
+        "[[ {{ x }} == a* ]] && echo yes",
+        "V={{ x }} cmd\narr=({{ xs }})\nprintf '%s\\n' {{ xs }}",
+        "# comment with {{ n }} and {{ b }} and {{ c }}\necho {{ x }}",
+        "# {{ undeclared }} and {{# whatever }}…{{/ whatever }}\necho",
+        "echo a#{{ x }}",  # not a comment: # inside a word
+        "docker ps --format '{{.Names}}' {{ x }}",
+        "kubectl get -o go-template='{''{end}}' {{ x }}",
+        'echo $(printf %s "a)") {{ x }}',
+        "x=$(case a in a) echo b;; esac) && echo {{ x }}",
+        'f() { echo "$1"; }\nf {{ x }}',
+        "echo {{ x }} # trailing comment",
+        "for (( i=0; i<3; i++ )); do echo {{ x }}; done",
+    ],
+)
+def test_accepted(load, body: str) -> None:
+    result = load(frontmatter(body, PARAMS))
+    assert [p.format() for p in result.problems] == []
+    assert len(result.tools) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            'echo "{{ x }}"',
+            "placeholder {{ x }} stands inside double quotes; values are already "
+            "single-quoted, so remove the quotes",
+        ),
+        (
+            'kubectl get pods -l "{{ x }}"',
+            "inside double quotes",
+        ),  # the reference's own docs example
+        ('echo "a $(echo b) {{ x }}"', "inside double quotes"),
+        ("echo '{{ x }}'", "placeholder {{ x }} stands inside single quotes"),
+        ("echo $'{{ x }}'", "inside $'…' quotes"),
+        ("echo `echo {{ x }}`", "inside backticks"),
+        (
+            "echo $(echo {{ x }})",
+            "inside $( … ); values stay out of command substitutions: assign it to a "
+            'variable first (x={{ x }} on a line of its own) and use "$x" inside',
+        ),
+        ('echo "$(echo {{ x }})"', "inside $( … )"),
+        ("echo $(echo $(echo {{ x }}))", "inside $( … )"),
+        ("echo ${HOME:-{{ x }}}", "inside ${ … }"),
+        ("echo $(( {{ n }} + 1 ))", "inside arithmetic (( … ))"),
+        ("(( {{ n }} > 1 )) && echo", "inside arithmetic (( … ))"),
+        ("cat <<EOF\n{{ x }}\nEOF", "inside a heredoc body"),
+        ("cat <<'EOF'\nvalue: {{ x }}\nEOF", "inside a heredoc body"),
+        ("cat <<-EOF\n\t{{ x }}\n\tEOF", "inside a heredoc body"),
+        ("cat <<A <<B\na\nA\n{{ x }}\nB", "inside a heredoc body"),
+        (
+            "# note: {{ x }}\necho",
+            "stands in a # comment; a value with a newline would end the comment",
+        ),
+        ("echo ok # {{ xs }}", "in a # comment"),
+        ("echo \\{{ x }}", "a backslash right before {{ x }}"),
+        ("echo ${{ x }}", "a $ right before {{ x }} turns the quoted value into $'…'"),
+        ("cat <<{{ x }}\nx\n", "stands in a heredoc delimiter"),
+        (
+            "V={{ xs }} cmd",
+            "array placeholder {{ xs }} right after V= assigns the first element and runs "
+            "the others",
+        ),
+        ("echo {{ nope }}", '{{ nope }} names no declared parameter; add "nope" under parameters:'),
+        ("echo {{ X }}", 'did you mean "x"?'),
+        ("echo {{# nope }}a{{/ nope }}", "{{# nope }} names no declared parameter"),
+        ("kubectl get -o go-template='{{end}}'", "split the braces with shell quotes: '{''{end}}'"),
+        (
+            'echo {{# b }}"{{/ b }} x"',
+            "section {{# b }} starts at the top level but its {{/ b }} stands inside double quotes",
+        ),
+        (
+            "echo {{# b }}$(x{{/ b }})",
+            "keep quotes, $( … ), backticks, comments and heredocs balanced",
+        ),
+        ("# {{# b }}\necho {{ x }}{{/ b }}", "starts in a # comment"),
+        ("{{# b }}cat <<EOF\n{{/ b }}x\nEOF", "inside a heredoc body"),
+        (
+            "echo {{# b }}x{{/ b }}# y",
+            "a # right after a section's closing tag starts a comment only when",
+        ),
+    ],
+)
+def test_refused(load, body: str, message: str) -> None:
+    result = load(frontmatter(body, PARAMS))
+    assert result.tools == ()
+    messages = [p.message for p in result.problems]
+    assert any(message in text for text in messages), messages
+
+
+def test_problems_point_at_the_line_of_the_placeholder(load) -> None:
+    text = frontmatter('echo ok\necho fine\necho "{{ x }}"\n\necho `{{ y }}`', PARAMS)
+    result = load(text)
+    body_start = text.split("\n").index("echo ok") + 1
+    assert [(p.line, p.field) for p in result.problems] == [
+        (body_start + 2, "body"),
+        (body_start + 4, "body"),
+    ]
+
+
+def test_an_unterminated_quote_is_a_warning(load) -> None:
+    result = load(frontmatter("echo 'oops {{ x }}", PARAMS))
+    # The placeholder is inside the quote: an error; the quote never closing: a warning.
+    assert {p.severity for p in result.problems} == {"error", "warning"}
+    assert any("the script ends inside single quotes" in p.message for p in result.problems)
+
+
+def test_a_space_before_a_sigil_is_noted(load) -> None:
+    result = load(frontmatter("echo {{ # x }}", PARAMS))
+    assert len(result.tools) == 1
+    (warning,) = result.problems
+    assert warning.severity == "warning"
+    assert "is not a section tag: remove the space between {{ and #" in warning.message
+
+
+def test_a_body_with_crlf_line_ends_warns(load) -> None:
+    result = load("---\r\nname: t\r\ndescription: d\r\n---\r\necho a\r\necho b\r\n")
+    assert len(result.tools) == 1
+    (warning,) = result.problems
+    assert "CRLF" in warning.message
+
+
+def test_undeclared_names_are_not_checked_when_parameters_are_unreadable(load) -> None:
+    result = load(frontmatter("echo {{ x }}", extra="parameters: 5\n"))
+    assert [p.field for p in result.problems] == ["parameters"]
+
+
+# What each refused form would do, rendered without the checks (as the reference renders).
+
+PWNED = "PWNED"
+
+
+def unchecked(body: str, **args: object) -> str:
+    template, _ = parse(body, tokenize(body))
+    script = render(template, args, posix_quote)
+    done = subprocess.run(["/bin/bash", "-c", script], capture_output=True, text=True, timeout=10)
+    return done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("body", "args"),
+    [
+        ('echo "{{ x }}"', {"x": f"$(echo {PWNED})"}),
+        ("echo '{{ x }}'", {"x": f"; echo {PWNED}; #"}),
+        ("echo `echo {{ x }}`", {"x": f"`; echo {PWNED}; `"}),
+        ("cat <<EOF\n{{ x }}\nEOF", {"x": f"$(echo {PWNED})"}),
+        ("# {{ x }}", {"x": f"\necho {PWNED} #"}),
+        ("echo \\{{ x }}", {"x": f"; echo {PWNED} #"}),
+        ("echo ${{ x }}", {"x": f"\\'; echo {PWNED} #"}),
+        ("V={{ xs }}", {"xs": ["x", "echo", PWNED]}),
+        ("echo $(( {{ x }} ))", {"x": f"a[$(echo {PWNED} >&2)]"}),
+    ],
+)
+def test_each_refused_form_really_runs_the_value(body: str, args: dict[str, object]) -> None:
+    # Each body line is the value printed back as data when quoting works; PWNED alone on
+    # a line (or in an error message) means the value ran.
+    output = unchecked(body, **args)
+    assert PWNED in output.replace(f"echo {PWNED}", "")
