@@ -74,6 +74,7 @@ class ToolServer:
     def __init__(
         self, hosts: ToolHost | HostFactory, *, mode: Mode | None = None, poll_interval: float = 1.0
     ) -> None:
+        self._owns_hosts = not isinstance(hosts, ToolHost)
         if isinstance(hosts, ToolHost):
             fixed = hosts
             self._factory: HostFactory = lambda _mode: fixed
@@ -229,8 +230,10 @@ class ToolServer:
                 await self.run(read_stream, write_stream)
 
     def close(self) -> None:
-        for host in self._hosts.values():
-            host.close()
+        """Close the hosts the factory made (a host passed in is the caller's to close)."""
+        if self._owns_hosts:
+            for host in self._hosts.values():
+                host.close()
 
 
 async def _answer_garbage(
