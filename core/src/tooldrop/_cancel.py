@@ -18,10 +18,12 @@ class CancelToken:
     blocked in ``select`` can be woken the moment it is set.
     """
 
-    __slots__ = ("_callbacks", "_event", "_lock", "reason")
+    __slots__ = ("_callbacks", "_event", "_lock", "_set", "reason")
 
     def __init__(self) -> None:
-        self._event = threading.Event()
+        # Every call gets a token and few are ever waited on: the Event is made on demand.
+        self._event: threading.Event | None = None
+        self._set = False
         self._lock = threading.Lock()
         self._callbacks: list[Callable[[], object]] = []
         #: Why it was set: ``"cancelled"`` or ``"timeout"``.
@@ -30,10 +32,12 @@ class CancelToken:
     def cancel(self, reason: str = "cancelled") -> None:
         """Set the token (idempotent) and run the callbacks once."""
         with self._lock:
-            if self._event.is_set():
+            if self._set:
                 return
             self.reason = reason
-            self._event.set()
+            self._set = True
+            if self._event is not None:
+                self._event.set()
             callbacks, self._callbacks = self._callbacks, []
         for callback in callbacks:
             # One failing observer must not stop the others.
@@ -42,18 +46,24 @@ class CancelToken:
 
     @property
     def cancelled(self) -> bool:
-        return self._event.is_set()
+        return self._set
 
     def is_set(self) -> bool:
-        return self._event.is_set()
+        return self._set
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until set or ``timeout`` seconds pass; return whether it is set."""
-        return self._event.wait(timeout)
+        with self._lock:
+            if self._set:
+                return True
+            if self._event is None:
+                self._event = threading.Event()
+            event = self._event
+        return event.wait(timeout)
 
     async def wait_async(self) -> None:
         """Return once the token is set, without blocking the event loop."""
-        if self._event.is_set():
+        if self._set:
             return
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
@@ -77,7 +87,7 @@ class CancelToken:
         Returns a function that removes the callback again.
         """
         with self._lock:
-            if not self._event.is_set():
+            if not self._set:
                 self._callbacks.append(callback)
                 return lambda: self._remove(callback)
         callback()

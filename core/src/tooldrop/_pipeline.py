@@ -171,11 +171,15 @@ def prepare(
             current = drop_null_optionals(spec, current)
         messages = _validate(host, spec, current)
         if messages:
-            call = evolve(call, args=current if isinstance(current, Mapping) else {})
+            given = current if isinstance(current, Mapping) else {}
+            call = ToolCall(spec=spec, args=given, mode=host.mode, cancel=cancel)
             return done(ToolResult.error("\n".join(messages)))
-        call = evolve(call, args=apply_defaults(spec, current), script=None)
+        args = apply_defaults(spec, current)
+        call = ToolCall(spec=spec, args=args, mode=host.mode, cancel=cancel)
         try:
-            call = evolve(call, script=host.hook.tooldrop_render(call=call, host=host))
+            script = host.hook.tooldrop_render(call=call, host=host)
+            if script is not None:
+                call = ToolCall(spec=spec, args=args, script=script, mode=host.mode, cancel=cancel)
         except RenderError as exc:
             return done(ToolResult.error(str(exc)))
         except Exception as exc:  # noqa: BLE001 - a renderer bug fails the call, readably.

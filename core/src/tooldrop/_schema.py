@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from ._convert import json_type_name
+from ._fastcheck import Check, compile_check
 from ._pattern import compile_pattern
 from .hookspecs import hookimpl
 
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
 __all__ = ["apply_defaults", "drop_null_optionals", "validate_args"]
 
 _MAX_CACHED = 4096
-# id(schema) -> (schema, validator). The schema is kept so its id cannot be reused.
+# id(schema) -> (schema, fast check or None). The schema is kept so its id cannot be reused.
+_fast_checks: dict[int, tuple[Mapping[str, Any], Check | None]] = {}
+# id(schema) -> (schema, validator), for the slow path that explains what is wrong.
 _validators: dict[int, tuple[Mapping[str, Any], Validator]] = {}
 _validator_class: Any = None
 
@@ -56,6 +59,17 @@ def _validator_for(schema: Mapping[str, Any]) -> Validator:
     validator = cast("Validator", _get_validator_class()(schema))
     _validators[id(schema)] = (schema, validator)
     return validator
+
+
+def _fast_check_for(schema: Mapping[str, Any]) -> Check | None:
+    cached = _fast_checks.get(id(schema))
+    if cached is not None and cached[0] is schema:
+        return cached[1]
+    if len(_fast_checks) >= _MAX_CACHED:
+        _fast_checks.clear()
+    check = compile_check(schema)
+    _fast_checks[id(schema)] = (schema, check)
+    return check
 
 
 def _admits_null(schema: object) -> bool:
@@ -153,6 +167,9 @@ def validate_args(spec: ToolSpec, args: object) -> list[str]:
     """Every problem with ``args`` against ``spec.input_schema``, in parameter order."""
     if not isinstance(args, Mapping):
         return [f"⚒ Arguments must be a JSON object, got {json_type_name(args)}"]
+    fast = _fast_check_for(spec.input_schema)
+    if fast is not None and fast(args):
+        return []  # the common case, without building jsonschema's error objects
     declared = spec.parameters
     validator = _validator_for(spec.input_schema)
     found: list[tuple[str, str]] = []

@@ -16,8 +16,8 @@ and on top of it, first rule that applies wins:
    ``plan`` and ``headless``. A remembered grant for its exact content still counts: a person
    approved that very version.
 3. ``always_allow`` names skip the prompt wherever the tool is available.
-4. A remembered "always allow" grant skips the prompt while the tool's content is unchanged.
-5. The table above.
+4. The table above; where it says *ask*, a remembered "always allow" grant skips the prompt
+   while the tool's content is unchanged.
 
 Override it with your own ``tooldrop_approve`` / ``tooldrop_available`` marked
 ``tryfirst=True``; return ``None`` from yours to fall through to this policy.
@@ -75,12 +75,13 @@ def tooldrop_approve(call: ToolCall, host: ToolHost) -> Decision:
         return Decision.ask(UNTRUSTED)
     if spec.name in host.always_allow:
         return Decision.allow("in alwaysAllow")
-    if host.grants.is_granted(spec):
-        return Decision.allow("always allowed earlier (this version of the tool)")
     if host.mode == "yolo":
         return Decision.allow("yolo mode")
     if spec.approval == "never":
         return Decision.allow("approval: never")
     if spec.approval == "destructive" and host.mode in _AUTO_ACCEPT:
         return Decision.allow(f"approval: destructive, {host.mode} mode")
+    # Only now read the grants file: the common calls above need no I/O.
+    if host.grants.is_granted(spec):
+        return Decision.allow("always allowed earlier (this version of the tool)")
     return Decision.ask(f"approval: {spec.approval}")
