@@ -7,14 +7,18 @@ format (the URL is in each file's ``$comment``); every definition we export must
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tooldrop import (
     EXPORT_FORMATS,
@@ -131,6 +135,7 @@ def spec(name: str = "k8s_pods", schema: object = NO_PARAMS, **fields: object) -
     return ToolSpec(**values)  # type: ignore[arg-type]
 
 
+@functools.cache
 def provider_schema(fmt: str) -> jsonschema.Draft202012Validator:
     data = json.loads((SCHEMAS / f"{fmt}.schema.json").read_text())
     jsonschema.Draft202012Validator.check_schema(data)
@@ -546,6 +551,18 @@ def test_exports_are_copies_the_host_may_change():
     assert schema["properties"]["namespace"]["maxLength"] == 63
 
 
+@pytest.mark.parametrize("bad", [{1, 2}, float("nan"), object()])
+def test_a_schema_that_is_not_json_is_left_out_not_sent(bad):
+    schema = {"type": "object", "properties": {"x": {"type": "number", "default": bad}}}
+    for fmt in EXPORT_FORMATS:
+        exported = export_tools([spec("odd", schema), spec("fine")], fmt)
+        json.dumps(exported, allow_nan=False)
+        assert len(exported) == 1
+        (problem,) = [p for p in exported.problems if p.severity == "error"]
+        assert 'tool "odd" is left out' in problem.message
+        assert "its schema is not JSON" in problem.message
+
+
 def test_an_unknown_format_is_refused_with_the_known_ones():
     with pytest.raises(
         ValueError, match="expected one of: openai, openai-responses, anthropic, gemini, mcp"
@@ -609,3 +626,151 @@ def test_schema_command_prints_json_on_stdout_and_problems_on_stderr(tmp_path):
         check=False,
     )
     assert json.loads(default.stdout) == definitions
+
+
+# -- properties (Hypothesis) ----------------------------------------------------------------
+
+JSON_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**53), max_value=2**53)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+KEYWORDS = sorted(
+    {
+        "type", "properties", "required", "additionalProperties", "items", "enum", "const",
+        "anyOf", "oneOf", "allOf", "not", "$ref", "$defs", "definitions", "default",
+        "description", "title", "format", "pattern", "minimum", "maximum", "minLength",
+        "maxLength", "minItems", "maxItems", "nullable", "examples", "$schema", "if", "then",
+    }
+)  # fmt: skip
+
+
+def _junk_schemas(inner):
+    # Anything a careless or hostile tool file might declare: keywords with any JSON value,
+    # nested schemas in the places schemas nest, references that go anywhere.
+    return st.dictionaries(
+        st.sampled_from(KEYWORDS) | st.text(max_size=5), inner | JSON_VALUES, max_size=5
+    )
+
+
+JUNK = st.recursive(JSON_VALUES, _junk_schemas, max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(schema=st.dictionaries(st.sampled_from(KEYWORDS), JUNK, max_size=6))
+def test_no_schema_can_make_an_export_raise(schema):
+    tool = spec("fuzzed", schema)
+    for fmt in EXPORT_FORMATS:
+        exported = export_tools([tool], fmt)
+        json.dumps(exported, allow_nan=False)  # always JSON, ready to send
+        assert len(exported) + sum(p.severity == "error" for p in exported.problems) == 1
+    for target in ("openai", "anthropic"):
+        assert all(isinstance(reason, str) for reason in why_not_strict(schema, target))
+
+
+@st.composite
+def valid_schemas(draw, depth: int = 0):
+    """Object schemas of the kinds tools declare, always valid JSON Schema."""
+    names = draw(
+        st.lists(st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True), max_size=4, unique=True)
+    )
+    properties = {name: draw(valid_properties(depth)) for name in names}
+    schema: dict = {"type": "object", "properties": properties}
+    required = draw(st.lists(st.sampled_from(names), unique=True)) if names else []
+    if required:
+        schema["required"] = required
+    if draw(st.booleans()):
+        schema["additionalProperties"] = False
+    return schema
+
+
+@st.composite
+def valid_properties(draw, depth: int):
+    kind = draw(
+        st.sampled_from(["string", "integer", "number", "boolean", "array", "object", "nullable"])
+    )
+    prop: dict = {}
+    if kind == "object" and depth < 2:
+        prop = draw(valid_schemas(depth + 1))
+    elif kind == "array":
+        prop = {"type": "array", "items": {"type": draw(st.sampled_from(["string", "integer"]))}}
+        if draw(st.booleans()):
+            prop["minItems"] = draw(st.integers(0, 3))
+    elif kind == "nullable":
+        prop = {"type": [draw(st.sampled_from(["string", "number"])), "null"]}
+    elif kind == "string":
+        prop = {"type": "string"}
+        extra = draw(st.sampled_from(["", "enum", "pattern", "maxLength", "format", "default"]))
+        if extra == "enum":
+            prop["enum"] = draw(
+                st.lists(st.text(min_size=1, max_size=5), min_size=1, max_size=3, unique=True)
+            )
+        elif extra == "pattern":
+            prop["pattern"] = draw(st.sampled_from(["^[a-z]+$", "^(?!x)", r"(a)\1"]))
+        elif extra == "maxLength":
+            prop["maxLength"] = draw(st.integers(1, 100))
+        elif extra == "format":
+            prop["format"] = draw(st.sampled_from(["date", "email", "binary"]))
+        elif extra == "default":
+            prop["default"] = draw(st.text(max_size=5))
+    else:
+        prop = {"type": "integer" if kind == "object" else kind}
+        if kind in ("integer", "number") and draw(st.booleans()):
+            prop["minimum"] = draw(st.integers(-5, 5))
+        if kind == "integer" and draw(st.booleans()):
+            prop["enum"] = [1, 2, 3]
+    if draw(st.booleans()):
+        prop["description"] = draw(st.text(max_size=10))
+    return prop
+
+
+def _objects(schema):
+    if isinstance(schema, dict):
+        if schema.get("type") == "object":
+            yield schema
+        for value in schema.values():
+            yield from _objects(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _objects(item)
+
+
+@settings(max_examples=200, deadline=None)
+@given(schema=valid_schemas())
+def test_every_valid_schema_exports_in_each_providers_shape(schema):
+    tool = spec("generated", schema)
+    for fmt in EXPORT_FORMATS:
+        exported = export_tools([tool], fmt)
+        assert [e.message for e in provider_schema(fmt).iter_errors(exported[0])] == []
+    chat = export_tools([tool], "openai")[0]["function"]
+    if chat["strict"]:
+        # Strict claimed: the rules OpenAI enforces hold everywhere in the schema.
+        for node in _objects(schema):
+            assert node.get("additionalProperties") is False
+            assert sorted(node.get("required", [])) == sorted(node["properties"])
+        assert "default" not in json.dumps(schema)
+    anthropic = export_tools([tool], "anthropic")[0]
+    if anthropic.get("strict"):
+        for node in _objects(schema):
+            assert node.get("additionalProperties") is False
+        assert not any(k in json.dumps(schema) for k in ('"minimum"', '"maxLength"', '"binary"'))
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.text(min_size=1, max_size=140))
+def test_a_name_is_exported_exactly_when_it_fits_the_targets_rule(name):
+    tool = spec(name)
+    for fmt in EXPORT_FORMATS:
+        exported = export_tools([tool], fmt)
+        fits = re.fullmatch(NAME_RULES[fmt].pattern, name) is not None
+        assert len(exported) == int(fits)
+        assert len(exported.problems) == int(not fits)

@@ -13,6 +13,7 @@ provider's documented tool format (see ``_DOCS``). Two rules hold everywhere:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, get_args
@@ -223,6 +224,15 @@ def export_tools(specs: Iterable[ToolSpec], fmt: ExportFormat) -> ExportedTools:
             definition, note = gemini_declaration(spec.name, spec.description, schema)
         else:
             definition = _mcp(spec, schema)
+        try:
+            json.dumps(definition, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            message = (
+                f'tool "{spec.name}" is left out of the {label} export: its schema is not '
+                f"JSON ({exc})"
+            )
+            out.problems.append(_problem(spec, message, field="input_schema"))
+            continue
         out.append(definition)
         if note:
             out.problems.append(_problem(spec, note, "info", "input_schema"))

@@ -34,6 +34,21 @@ _COPIED = (
     "title", "description", "format", "pattern", "minimum", "maximum", "minLength",
     "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "default",
 )  # fmt: skip
+_TEXT = ("title", "description", "format", "pattern")
+_COUNTS = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
+
+
+def _fits(key: str, value: object) -> bool:
+    """Whether ``value`` has the type Gemini's Schema gives field ``key``."""
+    if key in _TEXT:
+        return isinstance(value, str)
+    if key in _COUNTS:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if key in ("minimum", "maximum"):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return True
+
+
 #: Dropped: annotations and constraints tooldrop's own argument validation enforces anyway.
 _DROPPED = frozenset(
     {
@@ -55,9 +70,10 @@ def _nullable_union(schema: Mapping[str, Any]) -> Mapping[str, Any]:
     options = schema.get("anyOf", schema.get("oneOf"))
     if not isinstance(options, list) or len(options) != 2 or {"type": "null"} not in options:
         return schema
-    (other,) = [o for o in options if o != {"type": "null"}]
-    if not isinstance(other, Mapping) or "$ref" in other:
+    others = [o for o in options if o != {"type": "null"}]
+    if len(others) != 1 or not isinstance(others[0], Mapping) or "$ref" in others[0]:
         return schema
+    other = others[0]
     merged = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
     kind = other.get("type")
     if not isinstance(kind, str):
@@ -75,10 +91,12 @@ class _Converter:
 
     def convert(self, schema: object, where: str, refs: tuple[str, ...] = ()) -> dict[str, Any]:
         if not isinstance(schema, Mapping):
-            raise _Unsupported(f"{where or '(root)'}: a boolean schema")
+            raise _Unsupported(
+                f"{where or '(root)'}: {json.dumps(schema, default=str)[:40]} as a schema"
+            )
         ref = schema.get("$ref")
         if ref is not None:
-            if ref in refs or ref == "#":
+            if not isinstance(ref, str) or ref in refs or ref == "#":
                 raise _Unsupported(f"{where or '(root)'}: a recursive $ref")
             target = self.defs.get(ref)
             if not isinstance(target, Mapping):
@@ -95,7 +113,11 @@ class _Converter:
             raise _Unsupported(f"{where or '(root)'}: {', '.join(sorted(unknown))}")
         out: dict[str, Any] = {}
         self._type(schema, out, where)
-        out.update({key: schema[key] for key in _COPIED if key in schema})
+        for key in _COPIED:
+            if key in schema:
+                if not _fits(key, schema[key]):
+                    raise _Unsupported(f"{where or '(root)'}: {key} {schema[key]!r}")
+                out[key] = schema[key]
         self._enum(schema, out)
         if "items" in schema:
             out["items"] = self.convert(schema["items"], f"{where}[]", refs)
@@ -114,7 +136,7 @@ class _Converter:
         if len(kinds) > 1:
             raise _Unsupported(f"{where or '(root)'}: a value of several types")
         if kinds:
-            if kinds[0] not in _TYPES:
+            if not isinstance(kinds[0], str) or kinds[0] not in _TYPES:
                 raise _Unsupported(f"{where or '(root)'}: type {kinds[0]!r}")
             out["type"] = _TYPES[kinds[0]]
         elif "properties" in schema:
@@ -153,7 +175,7 @@ class _Converter:
         }
         required = schema.get("required")
         if isinstance(required, list) and required:
-            out["required"] = [name for name in required if name in props]
+            out["required"] = [n for n in required if isinstance(n, str) and n in props]
         if len(props) > 1:
             # JSON objects are unordered; Gemini otherwise sorts properties by name.
             out["propertyOrdering"] = [str(name) for name in props]

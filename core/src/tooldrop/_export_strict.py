@@ -109,7 +109,9 @@ class _StrictCheck:
 
     def _scalars(self, schema: Mapping[str, Any], where: str) -> None:
         fmt = schema.get("format")
-        if fmt is not None and fmt not in _STRICT_FORMATS[self.target]:
+        if fmt is not None and (
+            not isinstance(fmt, str) or fmt not in _STRICT_FORMATS[self.target]
+        ):
             self.fail(where, f'format "{fmt}" is not supported in strict mode')
         pattern = schema.get("pattern")
         if isinstance(pattern, str):
@@ -246,7 +248,8 @@ def _count_optional_and_unions(schema: Mapping[str, Any]) -> tuple[int, int]:
         elif isinstance(node, Mapping):
             props = node.get("properties")
             if isinstance(props, Mapping):
-                required = node.get("required") or []
+                required = node.get("required")
+                required = required if isinstance(required, list) else []
                 optional += sum(1 for name in props if name not in required)
                 unions += sum(1 for sub in props.values() if _is_union(sub))
             stack.extend(v for k, v in node.items() if k not in ("enum", "const", "default"))
