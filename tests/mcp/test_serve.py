@@ -112,3 +112,41 @@ async def test_serve_exits_cleanly_when_the_client_goes_away(connect, text_of, t
         process = server.process
     with anyio.fail_after(30):
         assert await process.wait() == 0
+
+
+async def test_cancelling_a_call_kills_the_running_script(connect, text_of, workspace):
+    workspace.markdown_tool(
+        "slow.md",
+        """
+        ---
+        name: slow
+        description: Sleeps, then leaves a mark.
+        approval: never
+        ---
+        sleep 3 && echo finished > finished.txt
+        """,
+    )
+    async with connect(workspace) as server:
+        with anyio.move_on_after(1) as scope:
+            await server.session.call_tool("slow", {})
+        assert scope.cancelled_caught
+        # The client sent notifications/cancelled: the server killed the whole process group.
+        await anyio.sleep(4)
+        assert not (workspace.project / "finished.txt").exists()
+        result = await server.session.call_tool("slow", {}, read_timeout_seconds=30)
+    assert text_of(result).startswith("EXIT_CODE: 0")
+    assert (workspace.project / "finished.txt").read_text() == "finished\n"
+
+
+async def test_load_problems_go_to_stderr_and_the_rest_is_served(connect, workspace):
+    tool = "---\nname: {}\ndescription: A tool.\napproval: never\n---\ntrue\n"
+    workspace.markdown_tool("ok.md", tool.format("ok"))
+    workspace.markdown_tool("broken.md", "---\nname: [not, a, name]\n---\ntrue\n")
+    long_name = "x" * 130
+    workspace.markdown_tool("long.md", tool.format(long_name))
+    async with connect(workspace) as server:
+        listed = [tool.name for tool in (await server.session.list_tools()).tools]
+        stderr = server.stderr()
+    assert listed == ["ok"]
+    assert "broken.md" in stderr
+    assert f'tool "{long_name}" is left out of the MCP export' in stderr
