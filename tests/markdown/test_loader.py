@@ -123,3 +123,12 @@ def test_only_md_files_are_claimed(tmp_path: Path, name: str, claimed: bool) -> 
     path.write_text(GOOD)
     result = tooldrop_load_file(path=path, scope="project", host=None)  # type: ignore[arg-type]
     assert isinstance(result, LoadResult) is claimed
+
+
+def test_a_body_full_of_mistakes_reports_the_first_ones_and_counts_the_rest(load) -> None:
+    body = "\n".join(f'echo "{{{{ x }}}}" {i}' for i in range(200))
+    result = load(frontmatter(body, "  x:\n    type: string\n"))
+    *shown, summary = result.problems
+    assert len(shown) == 50
+    assert [p.line for p in shown] == list(range(8, 58))
+    assert summary.message == "... and 150 more problems in the body; fix the ones above first"

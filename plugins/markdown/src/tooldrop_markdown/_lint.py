@@ -127,6 +127,7 @@ class _Lexer:
         # Open sections: (token, state at the open, word_start at the open).
         self.sections: list[tuple[Token, tuple[object, ...], bool]] = []
         self.after_close: bool | None = None
+        self.suggested: dict[str, str | None] = {}
 
     # -- state ----------------------------------------------------------------------------
 
@@ -349,10 +350,9 @@ class _Lexer:
         message = (
             f'{tag_text(token)} names no declared parameter; add "{token.value}" under parameters:'
         )
-        names = {name.lower(): name for name in sorted(self.declared)}
-        close = difflib.get_close_matches(token.value.lower(), list(names), n=1)
+        close = self.suggestion(token.value)
         if close:
-            message += f' (or did you mean "{names[close[0]]}"?)'
+            message += f' (or did you mean "{close}"?)'
         elif token.kind == "var":
             message += (
                 f" (for a literal {{{{{token.value}}}}} meant for another program, split the "
@@ -360,6 +360,15 @@ class _Lexer:
             )
         self.problems.append((token.start, message, "error"))
         return True
+
+    def suggestion(self, name: str) -> str | None:
+        """A declared name close to ``name`` (case aside), remembered per name."""
+        if name not in self.suggested:
+            assert self.declared is not None
+            names = {declared.lower(): declared for declared in sorted(self.declared)}
+            close = difflib.get_close_matches(name.lower(), list(names), n=1)
+            self.suggested[name] = names[close[0]] if close else None
+        return self.suggested[name]
 
     def tag(self, token: Token) -> None:
         self.after_close = None

@@ -25,10 +25,12 @@ from ._prepare import Found, Prepared, prepare
 from ._schema import input_schema, value_problems
 from ._template import Template, parse, tokenize
 
-__all__ = ["MAX_FILE_BYTES", "load_markdown"]
+__all__ = ["MAX_BODY_PROBLEMS", "MAX_FILE_BYTES", "load_markdown"]
 
 #: Tool files larger than this are refused unread (a tool file is a few kilobytes).
 MAX_FILE_BYTES = 1024 * 1024
+#: Body problems reported per file; the rest are counted.
+MAX_BODY_PROBLEMS = 50
 _PATH_PART = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
 
 
@@ -147,6 +149,28 @@ def _body_problems(
     return template, problems
 
 
+def _placed(path: Path, split: Split, found: list[BodyProblem]) -> list[Problem]:
+    """Body problems as :class:`Problem` with file lines, the first :data:`MAX_BODY_PROBLEMS`
+    of them (a file with thousands has one mistake repeated, or is not a tool file)."""
+    found = sorted(found, key=lambda item: item[0])
+    placed: list[Problem] = []
+    line, counted = split.body_line, 0
+    for offset, message, severity in found[:MAX_BODY_PROBLEMS]:
+        line += split.body.count("\n", counted, offset)  # counting on, never from the start
+        counted = max(counted, offset)
+        placed.append(
+            Problem(path=path, line=line, field="body", message=message, severity=severity)
+        )
+    if len(found) > MAX_BODY_PROBLEMS:
+        more = len(found) - MAX_BODY_PROBLEMS
+        severity = "error" if any(item[2] == "error" for item in found) else "warning"
+        message = f"... and {more} more problems in the body; fix the ones above first"
+        placed.append(
+            Problem(path=path, line=line, field="body", message=message, severity=severity)
+        )
+    return placed
+
+
 def load_markdown(path: Path, scope: Scope) -> LoadResult:
     """Load one markdown tool file: its tool, or the problems that keep it from loading.
 
@@ -197,11 +221,7 @@ def load_markdown(path: Path, scope: Scope) -> LoadResult:
         message = "Tool body (shell script) is empty"
         problems.append(Problem(path=path, line=split.body_line, field="body", message=message))
     template, body_found = _body_problems(split, prepared, params)
-    for offset, message, severity in body_found:
-        line = split.body_line + split.body.count("\n", 0, offset)
-        problems.append(
-            Problem(path=path, line=line, field="body", message=message, severity=severity)
-        )
+    problems.extend(_placed(path, split, body_found))
     problems.sort(key=lambda p: p.line or 0)
     if front is None or any(p.severity == "error" for p in problems):
         return LoadResult(problems=problems)
