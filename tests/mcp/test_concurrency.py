@@ -7,7 +7,8 @@ import time
 import anyio
 import pytest
 
-pytestmark = pytest.mark.anyio
+# Each test starts a real server process: seconds of real time.
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 CALLS = 50
 

@@ -8,7 +8,8 @@ import anyio
 import mcp_types as types
 import pytest
 
-pytestmark = pytest.mark.anyio
+# Each test starts a real server process: seconds of real time.
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 
 class Person:

@@ -17,7 +17,8 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-pytestmark = pytest.mark.anyio
+# Each test starts a real server process: seconds of real time.
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 
 def client(workspace, *serve_args: str, **options) -> Client:

@@ -15,7 +15,8 @@ import json
 import anyio
 import pytest
 
-pytestmark = pytest.mark.anyio
+# Each test starts a real server process: seconds of real time.
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 
 async def wait_for_line(server, predicate, timeout: float = 30) -> dict:

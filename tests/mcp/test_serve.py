@@ -7,7 +7,8 @@ import json
 import anyio
 import pytest
 
-pytestmark = pytest.mark.anyio
+# Each test starts a real server process: seconds of real time.
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 
 async def test_lists_every_available_tool_with_schema_and_annotations(connect, text_of, tools):
