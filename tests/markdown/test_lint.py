@@ -9,8 +9,12 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from tooldrop_markdown import posix_quote, render
+from tooldrop_markdown._fields import Param
+from tooldrop_markdown._lint import _Checker, _run, lint
 from tooldrop_markdown._template import parse, tokenize
 
 from .conftest import frontmatter
@@ -202,3 +206,30 @@ def test_each_refused_form_really_runs_the_value(body: str, args: dict[str, obje
     # a line (or in an error message) means the value ran.
     output = unchecked(body, **args)
     assert PWNED in output.replace(f"echo {PWNED}", "")
+
+
+PLAIN = st.lists(
+    st.sampled_from(["echo", " ", "\t", "\n", ";", "|", "&", ">", ")", "=", "V=", "a[1]=", "-x",
+                     "{{ x }}", "{{ xs }}", "{{ nope }}", "{{# b }}", "{{/ b }}", "{{^ b }}",
+                     "{", "}", "{{", "}}", "{{ / b }}", "+="]),
+    max_size=25,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=PLAIN)
+@example(body="V={{ xs }} {{ nope }}\na[1]+={{# b }}{{/ b }}{{ xs }}")
+def test_the_top_level_shortcut_agrees_with_the_full_lexer(body: str) -> None:
+    # Bodies without quotes, escapes, $, #, < or ( take a shortcut; it must find exactly
+    # what the full lexer finds.
+    tokens = tokenize(body)
+    params = {
+        "x": Param(type="string"),
+        "xs": Param(type="array"),
+        "b": Param(type="boolean"),
+    }
+    declared = set(params)
+    found = lint(tokens, params, declared)
+    assert found == _run(_Checker, tokens, params, declared)
+    if body.startswith("V={{ xs }} {{ nope }}"):
+        assert len(found) == 3  # two array assignments, one undeclared name

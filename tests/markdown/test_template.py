@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import pickle
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tooldrop import RenderError
 from tooldrop_markdown import Template, cmd_quote, posix_quote, render
@@ -164,3 +167,36 @@ def test_the_parsed_template_is_plain_picklable_data() -> None:
 def test_unbalanced_sections_are_problems(source: str, message: str) -> None:
     _, problems = parse(source, tokenize(source))
     assert any(message in text for _, text in problems), problems
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "a",
+                " ",
+                "\n",
+                "{",
+                "}",
+                "{{",
+                "}}",
+                "#",
+                "^",
+                "/",
+                "x",
+                "{{ x }}",
+                "{{#x}}",
+                "{{/ x }}",
+                "{{^\ny\n}}",
+                "{{ .x }}",
+            ]
+        ),
+        max_size=40,
+    )
+)
+def test_tokens_cover_the_source_exactly(pieces: list[str]) -> None:
+    source = "".join(pieces)
+    tokens = tokenize(source)
+    assert "".join(source[t.start : t.end] for t in tokens) == source
+    assert all(t.value == source[t.start : t.end] for t in tokens if t.kind == "text")
+    assert all(a.end == b.start for a, b in itertools.pairwise(tokens))

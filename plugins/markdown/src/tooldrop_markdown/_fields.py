@@ -99,7 +99,7 @@ class Frontmatter:
 
 
 #: The keys each class reads, for the unknown-key warnings.
-PARAM_KEYS = tuple(a.name for a in Param.__attrs_attrs__)
+PARAM_KEYS = frozenset(a.name for a in Param.__attrs_attrs__)
 TOP_KEYS = frozenset(a.name for a in Frontmatter.__attrs_attrs__)
 
 
@@ -230,6 +230,8 @@ def _build_converter() -> Any:
         make_dict_structure_fn(
             Param,
             conv,
+            # Unknown keys were taken out (as warnings) before structuring.
+            _cattrs_forbid_extra_keys=False,
             type=override(struct_hook=_param_type),
             description=override(struct_hook=lambda v, _: _text(v, "description")),
             required=override(struct_hook=lambda v, _: _boolean(v, "required")),
@@ -248,6 +250,7 @@ def _build_converter() -> Any:
         make_dict_structure_fn(
             Frontmatter,
             conv,
+            _cattrs_forbid_extra_keys=False,
             name=override(struct_hook=_name),
             description=override(struct_hook=_description),
             approval=override(

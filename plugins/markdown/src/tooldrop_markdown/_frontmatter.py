@@ -13,8 +13,7 @@ editor adds one).
 from __future__ import annotations
 
 import re
-
-from attrs import frozen
+from typing import NamedTuple
 
 __all__ = ["BOM", "JS_WHITESPACE", "Split", "split_frontmatter"]
 
@@ -30,8 +29,7 @@ _OPEN = re.compile(r"---[^\S\n]*\n")
 _CLOSE = re.compile(r"^---", re.MULTILINE)
 
 
-@frozen
-class Split:
+class Split(NamedTuple):
     """A tool file cut in two, with where each part starts in the file (1-based lines)."""
 
     frontmatter: str
@@ -63,4 +61,4 @@ def split_frontmatter(text: str) -> Split | None:
     body = body.rstrip(JS_WHITESPACE)
     front_line = 2
     body_line = text.count("\n", 0, body_start) + 1
-    return Split(frontmatter=front, frontmatter_line=front_line, body=body, body_line=body_line)
+    return Split(front, front_line, body, body_line)

@@ -234,6 +234,25 @@ class _Checker(ShellLexer):
         self.after_close = word_start
 
 
+class _TopLevelChecker(_Checker):
+    """For bodies without quotes, escapes, ``$``, ``#``, ``<`` or ``(`` (most simple tools):
+    every tag stands at the top level, so following words is all the lexer has to do."""
+
+    def feed(self, text: str, base: int) -> None:
+        tail = _WORD_TAIL.match(text[::-1]).end()  # type: ignore[union-attr]  # * always matches
+        if tail == len(text):
+            self.word += text
+        else:
+            self.word = text[len(text) - tail :]
+        self.word_start = not self.word
+
+
+#: Characters that can put what follows anywhere but the top level.
+_NEEDS_LEXER = re.compile(r"[\\'\"`$#<(]")
+# A word's characters, matched on the reversed text to find the last word of a chunk.
+_WORD_TAIL = re.compile(r"[^ \t\n;&|<>()]*")
+
+
 def lint(
     tokens: list[Token], params: Mapping[str, Param] | None, declared: set[str] | None
 ) -> list[BodyProblem]:
@@ -242,16 +261,27 @@ def lint(
     :param params: the parameters that loaded, for their types (``None``: not known).
     :param declared: every declared name, or ``None`` when ``parameters`` could not be read.
     """
-    lexer = _Checker(params, declared)
+    plain = not any(t.kind == "text" and _NEEDS_LEXER.search(t.value) for t in tokens)
+    return _run(_TopLevelChecker if plain else _Checker, tokens, params, declared)
+
+
+def _run(
+    kind: type[_Checker],
+    tokens: list[Token],
+    params: Mapping[str, Param] | None,
+    declared: set[str] | None,
+) -> list[BodyProblem]:
+    checker = kind(params, declared)
     for token in tokens:
         if token.kind == "text":
-            for near in _NEAR_MISS.finditer(token.value):
-                lexer.problems.append((token.start + near.start(), (
-                    f'"{near.group()}" is not a section tag: remove the space between {{{{ and '
-                    f"{near.group().lstrip('{ ')[0]}"
-                ), "warning"))  # fmt: skip
-            lexer.feed(token.value, token.start)
+            if "{{" in token.value:
+                for near in _NEAR_MISS.finditer(token.value):
+                    checker.problems.append((token.start + near.start(), (
+                        f'"{near.group()}" is not a section tag: remove the space between '
+                        f"{{{{ and {near.group().lstrip('{ ')[0]}"
+                    ), "warning"))  # fmt: skip
+            checker.feed(token.value, token.start)
         else:
-            lexer.tag(token)
-    lexer.finish()
-    return lexer.problems
+            checker.tag(token)
+    checker.finish()
+    return checker.problems

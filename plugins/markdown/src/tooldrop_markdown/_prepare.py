@@ -26,7 +26,7 @@ Found = tuple[str, str, Severity]
 #: is not one of them: the reference refuses ``cwd:`` with no value.
 _NULL_IS_DEFAULT = ("parameters", "approval", "read_only", "timeout_ms", "env", "shell")
 # In a parameter, ``default: null`` is a default of null and ``type`` is always checked.
-_PARAM_NULL_IS_DEFAULT = tuple(k for k in PARAM_KEYS if k not in ("type", "default"))
+_PARAM_NULL_IS_DEFAULT = PARAM_KEYS - {"type", "default"}
 
 #: Environment variables a tool may not set: each changes how the shell, or every program it
 #: starts, behaves (preloaded libraries, startup files, exported functions, word splitting,
@@ -73,11 +73,11 @@ class Prepared:
     parameters_unknown: bool = False
 
 
-def _unknown_key(path: str, key: object, known: frozenset[str] | tuple[str, ...]) -> Found:
+def _unknown_key(path: str, key: object, known: frozenset[str]) -> Found:
     text = str(key)
     hint = _ALIASES.get(text)
     if hint is None or hint not in known:
-        close = difflib.get_close_matches(text, list(known), n=1, cutoff=0.75)
+        close = difflib.get_close_matches(text, sorted(known), n=1, cutoff=0.75)
         hint = close[0] if close else None
     message = f'unknown key "{text}" (ignored)'
     if hint:

@@ -58,6 +58,8 @@ _SPECIAL = {
     COMMENT: re.compile(r"\n"),
 }
 _DELIMITER_END = frozenset(" \t\n;&|<>()")
+# The state at the top level, outside any quote or heredoc (the usual state of a tag).
+_AT_TOP: tuple[object, ...] = (((TOP, 0),), None, ())
 
 
 class ShellLexer:
@@ -91,6 +93,8 @@ class ShellLexer:
 
     def state(self) -> tuple[object, ...]:
         """Everything that decides how the next character is read, but word boundaries."""
+        if len(self.stack) == 1 and self.heredoc is None and not self.pending:
+            return _AT_TOP
         heredoc = None if self.heredoc is None else self.heredoc[:2]
         return (
             tuple((c[0], c[1]) for c in self.stack),
@@ -154,7 +158,12 @@ class ShellLexer:
                 self.word_start = False
             if match is None:
                 return
-            i = self.special(kind, text, j, base)
+            if kind == TOP and text[j] in " \t":  # the commonest case, kept off special()
+                self.word = ""
+                self.word_start = True
+                i = j + 1
+            else:
+                i = self.special(kind, text, j, base)
 
     def special(self, kind: int, text: str, j: int, base: int) -> int:
         char = text[j]

@@ -72,22 +72,32 @@ class Token(NamedTuple):
 _SIGILS = {"#": "open", "^": "invert", "/": "close"}
 
 
+# The whole tag, then its parts: re.split hands back text, tag, sigil, names, text, ...
+_PIECES = re.compile(f"({_TAG.pattern})")
+
+
 def tokenize(source: str) -> list[Token]:
     """Cut ``source`` into text and tags, in order."""
+    pieces = _PIECES.split(source)
     tokens: list[Token] = []
     position = 0
-    for match in _TAG.finditer(source):
-        start, end = match.span()
-        if start > position:
-            tokens.append(Token("text", source[position:start], position, start))
-        sigil, section_name, var_name = match.groups()
+    text = pieces[0]
+    if text:
+        tokens.append(Token("text", text, 0, len(text)))
+        position = len(text)
+    # After the first text: (whole tag, sigil, section name, placeholder name, text) * n.
+    for index in range(1, len(pieces), 5):
+        whole, sigil, section_name, var_name, text = pieces[index : index + 5]
+        end = position + len(whole)
         if sigil is None:
-            tokens.append(Token("var", var_name, start, end))
+            tokens.append(Token("var", var_name, position, end))
         else:
-            tokens.append(Token(_SIGILS[sigil], section_name, start, end))
+            tokens.append(Token(_SIGILS[sigil], section_name, position, end))
         position = end
-    if position < len(source):
-        tokens.append(Token("text", source[position:], position, len(source)))
+        if text:
+            end = position + len(text)
+            tokens.append(Token("text", text, position, end))
+            position = end
     return tokens
 
 

@@ -42,13 +42,16 @@ SEQ, MAP = _TAG + "seq", _TAG + "map"
 #: Frontmatter that expands (through aliases) to more values than this is refused.
 MAX_VALUES = 100_000
 
-_BOOL = re.compile(r"true|True|TRUE|false|False|FALSE")
-_NULL = re.compile(r"~|null|Null|NULL")
 _INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
 _FLOAT = re.compile(
     r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
 )
-# First characters a plain scalar other than a string can start with.
+# The plain scalars that are booleans or null, exactly.
+_WORDS = {
+    **dict.fromkeys(("true", "True", "TRUE", "false", "False", "FALSE"), BOOL),
+    **dict.fromkeys(("~", "null", "Null", "NULL"), NULL),
+}
+# First characters a plain scalar that is a number can start with.
 _NUMBER_START = frozenset("-+.0123456789")
 
 
@@ -56,17 +59,14 @@ def resolve_plain(value: str) -> str:
     """The core-schema tag of a plain (unquoted, untagged) scalar."""
     if not value:
         return NULL
-    first = value[0]
-    if first in _NUMBER_START:
+    word = _WORDS.get(value)
+    if word is not None:
+        return word
+    if value[0] in _NUMBER_START:
         if _INT.fullmatch(value):
             return INT
         if _FLOAT.fullmatch(value):
             return FLOAT
-    elif first in "tTfF":
-        if _BOOL.fullmatch(value):
-            return BOOL
-    elif first in "~nN" and _NULL.fullmatch(value):
-        return NULL
     return STR
 
 
@@ -129,49 +129,76 @@ def _scalar(node: Node) -> Any:
 class CoreLoader(_Base):  # type: ignore[misc]  # the base is chosen at import time
     """libyaml's parser with YAML 1.2 core-schema tags and duplicate-key detection."""
 
+    # The C composer calls this for every node; it is on the hot path of every discovery.
     def resolve(self, kind: type[Node], value: str | None, implicit: Any) -> str:
         if kind is ScalarNode:
-            return resolve_plain(value or "") if implicit[0] else STR
+            if not implicit[0]:
+                return STR  # quoted, or tagged ``!``
+            if not value:
+                return NULL
+            word = _WORDS.get(value)
+            if word is not None:
+                return word
+            if value[0] in _NUMBER_START:
+                return resolve_plain(value)
+            return STR
         return SEQ if kind is SequenceNode else MAP
 
     def construct_document(self, node: Node) -> Any:
+        # Containers are remembered by node: an alias gives the same object, as in PyYAML,
+        # and a container met again while it is being built is an alias loop. Scalars are
+        # immutable, so an alias to one may simply be built again.
         built: dict[int, Any] = {}
         active: set[int] = set()
 
         def build(node: Node) -> Any:
+            if node.__class__ is ScalarNode:
+                return node.value if node.tag == STR else _scalar(node)
             key = id(node)
             if key in built:
-                return built[key]  # an alias: the same value, as PyYAML gives it
-            if isinstance(node, ScalarNode):
-                value = _scalar(node)
+                return built[key]
+            if key in active:
+                raise _BuildError("an alias refers to a value that contains it", node)
+            active.add(key)
+            value: Any
+            if node.__class__ is SequenceNode:
+                if node.tag != SEQ:
+                    raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
+                value = [build(child) for child in node.value]
             else:
-                if key in active:
-                    raise _BuildError("an alias refers to a value that contains it", node)
-                active.add(key)
-                if isinstance(node, SequenceNode):
-                    if node.tag != SEQ:
-                        raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
-                    value = [build(child) for child in node.value]
-                else:
-                    if node.tag != MAP:
-                        raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
-                    value = {}
-                    lines: dict[Hashable, int] = {}
-                    for key_node, value_node in node.value:
-                        name = build(key_node)
-                        if not isinstance(name, Hashable):
-                            raise _BuildError("a mapping key must be a plain value", key_node)
-                        if name in value:
-                            raise _BuildError(
-                                "duplicate key", key_node, key=str(name), first=lines[name]
-                            )
-                        lines[name] = key_node.start_mark.line
-                        value[name] = build(value_node)
-                active.discard(key)
+                if node.tag != MAP:
+                    raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
+                value = {}
+                for key_node, value_node in node.value:
+                    name = build(key_node)
+                    if name in value:
+                        raise _duplicate(node, key_node, name)
+                    value[name] = build(value_node)
+            active.discard(key)
             built[key] = value
             return value
 
-        return build(node)
+        try:
+            return build(node)
+        except TypeError as exc:  # a list or mapping used as a key: unhashable
+            raise _BuildError(f"a mapping key must be a plain value ({exc})", node) from None
+
+
+def _duplicate(mapping: Node, key_node: Node, name: Hashable) -> _BuildError:
+    """The error for a key seen twice, with the line of its first appearance."""
+    first = key_node.start_mark.line
+    for earlier, _ in mapping.value:
+        if earlier.__class__ is ScalarNode and _scalar_or_none(earlier) == name:
+            first = earlier.start_mark.line
+            break
+    return _BuildError("duplicate key", key_node, key=str(name), first=first)
+
+
+def _scalar_or_none(node: Node) -> Any:
+    try:
+        return node.value if node.tag == STR else _scalar(node)
+    except _BuildError:
+        return None
 
 
 def _line_of(exc: yaml.YAMLError) -> int | None:
