@@ -132,3 +132,10 @@ def test_a_body_full_of_mistakes_reports_the_first_ones_and_counts_the_rest(load
     assert len(shown) == 50
     assert [p.line for p in shown] == list(range(8, 58))
     assert summary.message == "... and 150 more problems in the body; fix the ones above first"
+
+
+@pytest.mark.parametrize("value", ["{{ x }} lists pods", "{{ x }}"])
+def test_unquoted_braces_in_the_frontmatter_get_a_hint(load, value) -> None:
+    (problem,) = load(f"---\nname: t\ndescription: {value}\n---\necho\n").problems
+    assert problem.line == 3
+    assert "write text with {{ … }} in quotes" in problem.message

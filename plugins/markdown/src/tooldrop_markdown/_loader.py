@@ -193,6 +193,14 @@ def load_markdown(path: Path, scope: Scope) -> LoadResult:
         raw = _yaml.load(split.frontmatter, split.frontmatter_line)
     except _yaml.YamlError as exc:
         message = f"Frontmatter is not a valid YAML object: {exc.message}"
+        if exc.line is not None:
+            texts = split.frontmatter.split("\n")
+            index = exc.line - split.frontmatter_line
+            if any("{{" in text for text in texts[max(index - 1, 0) : index + 1]):
+                message += (
+                    "; a value that starts with { is a YAML mapping, so write text with "
+                    "{{ … }} in quotes"
+                )
         return _fail(path, message, exc.line, exc.key)
     if raw is None:
         raw = {}

@@ -171,6 +171,8 @@ class CoreLoader(_Base):  # type: ignore[misc]  # the base is chosen at import t
                 value = {}
                 for key_node, value_node in node.value:
                     name = build(key_node)
+                    if name.__class__ is dict or name.__class__ is list:
+                        raise _BuildError("a mapping key must be a plain value", key_node)
                     if name in value:
                         raise _duplicate(node, key_node, name)
                     value[name] = build(value_node)
@@ -178,10 +180,7 @@ class CoreLoader(_Base):  # type: ignore[misc]  # the base is chosen at import t
             built[key] = value
             return value
 
-        try:
-            return build(node)
-        except TypeError as exc:  # a list or mapping used as a key: unhashable
-            raise _BuildError(f"a mapping key must be a plain value ({exc})", node) from None
+        return build(node)
 
 
 def _duplicate(mapping: Node, key_node: Node, name: Hashable) -> _BuildError:
