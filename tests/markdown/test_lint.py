@@ -233,3 +233,37 @@ def test_the_top_level_shortcut_agrees_with_the_full_lexer(body: str) -> None:
     assert found == _run(_Checker, tokens, params, declared)
     if body.startswith("V={{ xs }} {{ nope }}"):
         assert len(found) == 3  # two array assignments, one undeclared name
+
+
+@pytest.mark.parametrize(
+    ("body", "command"),
+    [
+        ("eval {{ x }}", "eval"),
+        ("trap {{ x }} EXIT", "trap"),
+        ("bash -c {{ x }}", "bash"),
+        ("sudo -E /bin/sh -c {{ x }}", "sh"),
+        ("cd /tmp && env A=1 bash -lc x -c {{ x }}", "bash"),
+        ("ssh host {{ x }}", "ssh"),
+        ("ssh -p 22 host ls {{ x }}", "ssh"),
+    ],
+)
+def test_values_run_again_as_code_warn(load, body: str, command: str) -> None:
+    result = load(frontmatter(body, PARAMS))
+    assert len(result.tools) == 1  # sometimes that is the tool's purpose: a warning
+    (warning,) = result.problems
+    assert warning.severity == "warning"
+    assert f"{{{{ x }}}} is given to {command}" in warning.message
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "bash ./script.sh {{ x }}",
+        "echo eval {{ x }}",
+        "ssh-keygen -f {{ x }}",
+        'eval "$(ssh-agent)"; echo {{ x }}',
+        "bash -c 'exit 0'; echo {{ x }}",
+    ],
+)
+def test_plain_arguments_of_those_commands_do_not_warn(load, body: str) -> None:
+    assert load(frontmatter(body, PARAMS)).problems == ()

@@ -104,6 +104,8 @@ class _Checker(ShellLexer):
         #: After a closing tag: word_start where its section opened.
         self.after_close: bool | None = None
         self.suggested: dict[str, str | None] = {}
+        #: Offsets of the placeholders that stand where the shell reads a plain word.
+        self.at_top: set[int] = set()
 
     def feed(self, text: str, base: int) -> None:
         closed = self.after_close
@@ -212,6 +214,7 @@ class _Checker(ShellLexer):
                 "first element and runs the others as a command; write "
                 f"{variable}=({{{{ {token.value} }}}}) for a bash array, or pass it as arguments"
             ), "error"))  # fmt: skip
+        self.at_top.add(token.start)
         self.word += "'"
         self.word_start = False
 
@@ -284,4 +287,56 @@ def _run(
         else:
             checker.tag(token)
     checker.finish()
-    return checker.problems
+    return checker.problems + _run_again(tokens, checker.at_top)
+
+
+# Commands that run their arguments as shell code, and those that run a command line they get
+# with -c. Words before the command that do not change that (sudo, env, VAR=x...) are skipped.
+_EVAL = frozenset({"eval", "trap"})
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "su"})
+_REMOTE = frozenset({"ssh"})
+_PREFIXES = frozenset({"sudo", "env", "nohup", "exec", "command", "time", "nice", "doas"})
+_SEPARATORS = re.compile(r"[;&|\n()]")
+
+
+def _command_of(line: str) -> str | None:
+    """The command name of the simple command ``line`` (text since the last separator)."""
+    for word in line.split():
+        if word.startswith("-") or "=" in word or word in _PREFIXES:
+            continue
+        return word.rsplit("/", 1)[-1]
+    return None
+
+
+def _run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
+    """Warnings for values passed to commands that parse them as shell code again.
+
+    ``eval {{ x }}``, ``bash -c {{ x }}``, ``ssh host {{ x }}``: the value is one quoted word
+    for *this* shell, and then read as code by the next one. Sometimes that is the tool's
+    purpose, so it is a warning, not an error.
+    """
+    found: list[BodyProblem] = []
+    line = ""  # the current simple command, placeholders as NUL
+    for token in tokens:
+        if token.kind == "text":
+            parts = _SEPARATORS.split(token.value)
+            line = parts[-1] if len(parts) > 1 else line + token.value
+        elif token.kind == "var":
+            if token.start in at_top:
+                command = _command_of(line)
+                words = line.split()
+                tag = f"{{{{ {token.value} }}}}"
+                if command in _EVAL or (command in _SHELLS and "-c" in words):
+                    found.append((token.start, (
+                        f"{tag} is given to {command}, which runs it as shell code: the quotes "
+                        "around the value do not protect it there. If the tool is meant to run "
+                        "code, say so in its description and keep approval: always"
+                    ), "warning"))  # fmt: skip
+                elif command in _REMOTE:
+                    found.append((token.start, (
+                        f"{tag} is given to ssh, which joins its arguments into a command line "
+                        "for the remote shell: the value would run there as code. Pass it on "
+                        "stdin, or quote it for the remote shell too"
+                    ), "warning"))  # fmt: skip
+            line += "\0"
+    return found
