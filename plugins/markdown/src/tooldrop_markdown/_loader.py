@@ -85,35 +85,67 @@ def _fail(path: Path, message: str, line: int | None = 1, field: str = "") -> Lo
     return LoadResult(problems=[Problem(path=path, line=line, field=field, message=message)])
 
 
-def _read(path: Path) -> tuple[bytes | None, LoadResult | None]:
+class _Refused(Exception):
+    """The file cannot be read as a tool file at all."""
+
+    def __init__(self, message: str, line: int | None = 1, field: str = "") -> None:
+        super().__init__(message)
+        self.message, self.line, self.field = message, line, field
+
+
+def _read(path: Path) -> bytes:
     try:
         with open(path, "rb") as file:  # noqa: PTH123 - open() is faster than Path.open here
             # Ask the size first: a huge file is refused without reading it, and a file of
             # known size reads in one call.
             size = os.fstat(file.fileno()).st_size
-            if size > MAX_FILE_BYTES:
-                limit = MAX_FILE_BYTES // 1024
-                message = f"the file is larger than {limit} KiB; a tool file is a few lines"
-                return None, _fail(path, message, None)
-            data = file.read(size + 1)
-            if len(data) > size:  # it grew since (or its size is not known): read on, bounded
-                data += file.read(MAX_FILE_BYTES + 1 - len(data))
+            if size <= MAX_FILE_BYTES:
+                data = file.read(size + 1)
+                if len(data) > size:  # it grew since (or its size is unknown): read on, bounded
+                    data += file.read(MAX_FILE_BYTES + 1 - len(data))
     except OSError as exc:
-        return None, _fail(path, f"cannot read the file: {exc.strerror or exc}", None)
-    if len(data) > MAX_FILE_BYTES:  # it grew while we read it
-        return None, _fail(path, f"the file is larger than {MAX_FILE_BYTES // 1024} KiB", None)
-    return data, None
+        raise _Refused(f"cannot read the file: {exc.strerror or exc}", None) from None
+    if size > MAX_FILE_BYTES or len(data) > MAX_FILE_BYTES:
+        limit = MAX_FILE_BYTES // 1024
+        raise _Refused(f"the file is larger than {limit} KiB; a tool file is a few lines", None)
+    return data
 
 
-def _decode(path: Path, data: bytes) -> tuple[str | None, LoadResult | None]:
+def _decode(data: bytes) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         message = f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x}); save it as UTF-8"
-        return None, _fail(path, message, line)
+        raise _Refused(message, line) from None
     # A byte-order mark is dropped (the reference reports "missing frontmatter" for it).
-    return (text[1:] if text.startswith(BOM) else text), None
+    return text[1:] if text.startswith(BOM) else text
+
+
+def _frontmatter_data(split: Split) -> dict[Any, Any]:
+    """The frontmatter as a mapping, or :class:`_Refused` saying why it is not one."""
+    try:
+        raw = _yaml.load(split.frontmatter, split.frontmatter_line)
+    except _yaml.YamlError as exc:
+        message = f"Frontmatter is not a valid YAML object: {exc.message}"
+        if exc.line is not None:
+            texts = split.frontmatter.split("\n")
+            index = exc.line - split.frontmatter_line
+            if any("{{" in text for text in texts[max(index - 1, 0) : index + 1]):
+                message += (
+                    "; a value that starts with { is a YAML mapping, so write text with "
+                    "{{ … }} in quotes"
+                )
+        raise _Refused(message, exc.line, exc.key) from None
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        kind = "a list" if isinstance(raw, list) else "a single value"
+        message = f"Frontmatter is not a valid YAML object (it is {kind}, not keys and values)"
+        raise _Refused(message, split.frontmatter_line)
+    if "*" in split.frontmatter and (why := _yaml.too_big(raw)):
+        raise _Refused(f"Frontmatter is refused: {why}", split.frontmatter_line)
+    return raw
 
 
 def _structure(prepared: Prepared) -> tuple[Frontmatter | None, dict[str, Param] | None, Any]:
@@ -177,39 +209,17 @@ def load_markdown(path: Path, scope: Scope) -> LoadResult:
     Warnings (unknown keys, CRLF line ends...) come with a loaded tool. Every problem names
     the file, the line, and the field (``body`` for the script).
     """
-    data, failed = _read(path)
-    if data is None:
-        return failed  # type: ignore[return-value]  # _read returns one or the other
-    text, failed = _decode(path, data)
-    if text is None:
-        return failed  # type: ignore[return-value]  # same
-    split = split_frontmatter(text)
-    if split is None:
-        return _fail(path, (
-            "Missing YAML frontmatter — custom tools must declare metadata between --- "
-            "markers (the file must start with a --- line, and another --- line must end it)"
-        ))  # fmt: skip
     try:
-        raw = _yaml.load(split.frontmatter, split.frontmatter_line)
-    except _yaml.YamlError as exc:
-        message = f"Frontmatter is not a valid YAML object: {exc.message}"
-        if exc.line is not None:
-            texts = split.frontmatter.split("\n")
-            index = exc.line - split.frontmatter_line
-            if any("{{" in text for text in texts[max(index - 1, 0) : index + 1]):
-                message += (
-                    "; a value that starts with { is a YAML mapping, so write text with "
-                    "{{ … }} in quotes"
-                )
-        return _fail(path, message, exc.line, exc.key)
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        kind = "a list" if isinstance(raw, list) else "a single value"
-        message = f"Frontmatter is not a valid YAML object (it is {kind}, not keys and values)"
-        return _fail(path, message, 2)
-    if "*" in split.frontmatter and (why := _yaml.too_big(raw)):
-        return _fail(path, f"Frontmatter is refused: {why}", 2)
+        data = _read(path)
+        split = split_frontmatter(_decode(data))
+        if split is None:
+            raise _Refused(
+                "Missing YAML frontmatter — custom tools must declare metadata between --- "
+                "markers (the file must start with a --- line, and another --- line must end it)"
+            )
+        raw = _frontmatter_data(split)
+    except _Refused as exc:
+        return _fail(path, exc.message, exc.line, exc.field)
 
     prepared = prepare(raw)
     front, params, error = _structure(prepared)
