@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Literal, NoReturn
+from typing import Any, Literal
 
 from attrs import Factory, frozen
 from cattrs.gen import make_dict_structure_fn, override
 
 from tooldrop import compile_pattern, converter, json_type_name
+
+from ._frontmatter import JS_WHITESPACE
 
 __all__ = [
     "ABSENT",
@@ -167,10 +169,12 @@ def _name(value: object, _: type) -> str:
 
 
 def _description(value: object, _: type) -> str:
-    if not isinstance(value, str) or not value.strip():
+    # Trimmed as JavaScript trims, as the reference stores it.
+    text = value.strip(JS_WHITESPACE) if isinstance(value, str) else ""
+    if not text:
         shown = "" if value is None or value == "" else f" (it must be text, {_got(value)})"
         raise ValueError(f'Missing "description"{shown}')
-    return value.strip()
+    return text
 
 
 def _timeout(value: object, _: type) -> int:
@@ -182,16 +186,12 @@ def _timeout(value: object, _: type) -> int:
     return number
 
 
-def _raise(message: str) -> NoReturn:
-    raise ValueError(message)
-
-
 # -- parameter fields -------------------------------------------------------------------
 
 
 def _param_type(value: object, _: type) -> str:
     if value is ABSENT:
-        _raise(f"type is missing — expected one of: {', '.join(PARAM_TYPES)}")
+        raise ValueError(f"type is missing — expected one of: {', '.join(PARAM_TYPES)}")
     return _choice(value, "invalid type", PARAM_TYPES)
 
 
@@ -208,18 +208,18 @@ def _pattern(value: object, _: type) -> str:
 
 def _enum(value: object, _: type) -> list[Any]:
     if not isinstance(value, list):
-        _raise(f"enum must be an array ({_got(value)})")
+        raise ValueError(f"enum must be an array ({_got(value)})")
     return value
 
 
 def _items(value: object, _: type) -> Items:
     if not isinstance(value, dict):
-        _raise(f'items must be a mapping with a "type" field ({_got(value)})')
+        raise ValueError(f'items must be a mapping with a "type" field ({_got(value)})')
     kind = value.get("type", ABSENT)
     if kind is ABSENT or kind not in PARAM_TYPES:
         shown = "missing" if kind is ABSENT else _got(kind)
         expected = ", ".join(PARAM_TYPES)
-        _raise(f"items.type is invalid — expected one of: {expected} ({shown})")
+        raise ValueError(f"items.type is invalid — expected one of: {expected} ({shown})")
     return Items(type=kind)
 
 
