@@ -77,10 +77,14 @@ class ToolPack:
 class JsonLoader:
     """A loader for ``*.json`` tool files: ``{"name", "description", "approval", ...}``."""
 
+    def __init__(self) -> None:
+        self.loaded: list[str] = []
+
     @hookimpl
     def tooldrop_load_file(self, path: Path, scope: Scope) -> LoadResult | None:
         if path.suffix != ".json":
             return None
+        self.loaded.append(path.name)
         raw = path.read_bytes()
         try:
             data = json.loads(raw)
@@ -93,8 +97,10 @@ class JsonLoader:
             )
             spec = make_spec(origin=origin, **data)
         except Exception as exc:  # noqa: BLE001 - any bad file is reported, like a real loader.
-            return LoadResult(problems=[Problem(path=path, line=1, message=str(exc))])
-        return LoadResult(tools=[spec])
+            return LoadResult(
+                problems=[Problem(path=path, line=1, message=str(exc))], cacheable=True
+            )
+        return LoadResult(tools=[spec], cacheable=True)
 
 
 @pytest.fixture

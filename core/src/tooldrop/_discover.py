@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
 
+from ._cache import DirCache, cache_file, fingerprint
 from ._model import SCOPES, LoadResult, Origin, Problem, Scope, ToolDir, ToolSpec
 from ._registry import Registry
 from ._tool import to_spec
@@ -35,7 +37,19 @@ def _ordered_dirs(host: ToolHost) -> list[ToolDir]:
     return sorted(dirs, key=lambda d: rank[d.scope])  # sorted() is stable within a scope
 
 
-def _scan_dir(host: ToolHost, tool_dir: ToolDir) -> Iterator[tuple[Path, LoadResult]]:
+def _dir_cache(host: ToolHost, tool_dir: ToolDir) -> DirCache | None:
+    if not host.cache:
+        return None
+    impls = host.hook.tooldrop_load_file.get_hookimpls()
+    versions = {info.name: info.version for info in host.plugins()}
+    loaders = [(i.plugin_name, versions.get(i.plugin_name), i.plugin) for i in impls]
+    file = cache_file(host.cache_dir, tool_dir.path, tool_dir.scope)
+    return DirCache(file, fingerprint(loaders))
+
+
+def _scan_dir(
+    host: ToolHost, tool_dir: ToolDir, *, use_cache: bool = False
+) -> Iterator[tuple[Path, LoadResult]]:
     try:
         with os.scandir(tool_dir.path) as it:
             entries = sorted(it, key=lambda entry: entry.name)
@@ -48,20 +62,28 @@ def _scan_dir(host: ToolHost, tool_dir: ToolDir) -> Iterator[tuple[Path, LoadRes
         yield tool_dir.path, LoadResult(problems=[problem])
         return
     load_file = host.hook.tooldrop_load_file
+    cache = _dir_cache(host, tool_dir) if use_cache and entries else None
     for entry in entries:
         try:
-            if not entry.is_file():  # follows symlinks, like the reference
-                continue
+            st = entry.stat()  # follows symlinks, like the reference
         except OSError:
             continue
+        if not stat.S_ISREG(st.st_mode):
+            continue
         path = Path(entry.path)
-        try:
-            result = load_file(path=path, scope=tool_dir.scope, host=host)
-        except Exception as exc:  # noqa: BLE001 - one broken loader call must not stop the scan.
-            problem = Problem(path=path, message=f"loader crashed: {_describe(exc)}")
-            result = LoadResult(problems=[problem])
+        result = cache.get(entry.name, st) if cache is not None else None
+        if result is None:
+            try:
+                result = load_file(path=path, scope=tool_dir.scope, host=host)
+            except Exception as exc:  # noqa: BLE001 - one broken loader must not stop the scan.
+                problem = Problem(path=path, message=f"loader crashed: {_describe(exc)}")
+                result = LoadResult(problems=[problem])
+            if cache is not None and result is not None:
+                cache.put(entry.name, st, path, result)
         if result is not None:
             yield path, result
+    if cache is not None:
+        cache.save()
 
 
 def _plugin_tools(host: ToolHost) -> Iterator[tuple[ToolSpec | None, Problem | None]]:
@@ -137,7 +159,7 @@ def discover(host: ToolHost, last_good: dict[Path, LoadResult]) -> tuple[Registr
             collector.admit([spec])
 
     for tool_dir in _ordered_dirs(host):
-        for path, result in _scan_dir(host, tool_dir):
+        for path, result in _scan_dir(host, tool_dir, use_cache=True):
             collector.problems.extend(result.problems)
             failed = any(p.severity == "error" for p in result.problems)
             if result.tools:

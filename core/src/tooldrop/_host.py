@@ -21,7 +21,7 @@ from ._grants import GrantStore
 from ._model import MODES, LoadResult, Mode, Problem, ToolCall, ToolResult, ToolSpec
 from ._output import DEFAULT_OUTPUT_LIMIT
 from ._pipeline import AskCallback, on_loop, prepare, run_many, run_prepared
-from ._plugins import PluginInfo, PluginSet
+from ._plugins import PluginInfo, PluginSet, env_flag
 from ._schema import SchemaValidation, apply_defaults, drop_null_optionals
 from ._trust import TrustStore, project_digest
 
@@ -71,6 +71,8 @@ class ToolHost:
     :param output_limit: Characters of output the model sees per call.
     :param name_prefixes: Prefix per tool source; Python module tools are exposed as
         ``custom__<name>`` by default.
+    :param cache: Keep the load results of unchanged tool files in the user cache dir, so
+        they are not parsed again (loaders opt in per result; see ``LoadResult.cacheable``).
     """
 
     def __init__(
@@ -85,6 +87,7 @@ class ToolHost:
         reserved_names: Iterable[str] = (),
         output_limit: int = DEFAULT_OUTPUT_LIMIT,
         name_prefixes: Mapping[str, str] | None = None,
+        cache: bool = True,
         *,
         _plugin_set: PluginSet | None = None,
     ) -> None:
@@ -101,6 +104,8 @@ class ToolHost:
         self.name_prefixes = (
             {"python": "custom__"} if name_prefixes is None else dict(name_prefixes)
         )
+        #: Reuse load results of unchanged files across runs (``TOOLDROP_NO_CACHE=1``: never).
+        self.cache = cache and not env_flag("TOOLDROP_NO_CACHE")
         self.grants = GrantStore(self.config_dir / "grants.json")
         self.trust_store = TrustStore(self.config_dir / "trust.json")
         self._trusted: tuple[object, bool] | None = None  # (registry it was computed for, answer)

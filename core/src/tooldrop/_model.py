@@ -160,6 +160,9 @@ class LoadResult:
 
     tools: tuple[ToolSpec, ...] = field(default=(), converter=_tools)
     problems: tuple[Problem, ...] = field(default=(), converter=_problems)
+    #: The result depends on nothing but the file's bytes and the loader's code, and pickles:
+    #: the host may cache it and skip the loader while the file is unchanged.
+    cacheable: bool = False
 
 
 @frozen(kw_only=True)

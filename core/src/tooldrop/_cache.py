@@ -1,0 +1,169 @@
+"""The parse cache: an unchanged tool file is not parsed again (DESIGN §10).
+
+One cache file per tools directory (and scope) in the user cache dir holds, per file name, the
+file's stat signature and the :class:`LoadResult` its loader returned, for loaders that mark
+their results ``cacheable``. A hit needs one ``stat`` and no read of the file.
+
+When is an entry trusted?
+
+- its size, mtime (ns), ctime (ns) and inode are unchanged: an edit changes ctime even when a
+  tool forges the mtime back;
+- it was not modified within :data:`RACY_WINDOW_NS` of being cached: a file edited twice within
+  one timestamp tick could otherwise keep its signature (git's "racily clean" problem), so such
+  files are simply not cached until they have been quiet for a while;
+- the cache was written by the same cache format, Python, and the same versions and source files
+  of the loading plugins (:func:`fingerprint`); anything else discards the whole file.
+
+The cache is a pickle, which can run code when loaded, so it is only read from a directory
+and a file that belong to the current user and that nobody else may write; anything else, a
+truncated or corrupt file, or an unexpected shape, is ignored and rewritten, never trusted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import inspect
+import os
+import pickle
+import stat
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from ._model import LoadResult
+
+__all__ = ["DirCache", "cache_file", "fingerprint"]
+
+#: Bump when the cache's layout changes.
+CACHE_FORMAT = 1
+#: Files modified this close to being cached are not cached (filesystem timestamp tick).
+RACY_WINDOW_NS = 2_000_000_000
+
+Signature = tuple[int, int, int, int]
+
+
+def signature(st: os.stat_result) -> Signature:
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def _source_stamp(obj: object) -> str:
+    """Where a plugin's code lives and when it last changed: an edited loader voids the cache."""
+    try:
+        source = inspect.getsourcefile(obj if inspect.ismodule(obj) else type(obj))
+        return f"{source}:{Path(source).stat().st_mtime_ns}" if source else ""
+    except (TypeError, OSError):
+        return ""
+
+
+def fingerprint(plugins: list[tuple[str, str | None, object]]) -> str:
+    """A digest of everything a cached result depends on besides the file itself.
+
+    :param plugins: ``(name, version, plugin object)`` of every plugin that loads files.
+    """
+    parts = [f"format={CACHE_FORMAT}", f"python={sys.version}", f"pickle={pickle.HIGHEST_PROTOCOL}"]
+    for name, version, plugin in sorted(plugins, key=lambda p: p[0]):
+        parts.append(f"{name}={version}@{_source_stamp(plugin)}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _owned_and_private(path: Path, st: os.stat_result) -> bool:
+    """Only the current user may have written it (POSIX); elsewhere, trust the user dir."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return True
+    return st.st_uid == getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+class DirCache:
+    """The cached load results of one tools directory."""
+
+    def __init__(self, file: Path, fingerprint: str) -> None:
+        self.file = file
+        self.fingerprint = fingerprint
+        self._entries: dict[str, tuple[Signature, int, LoadResult]] = self._read()
+        self._seen: set[str] = set()
+        self._dirty = False
+
+    def _read(self) -> dict[str, tuple[Signature, int, LoadResult]]:
+        try:
+            with self.file.open("rb") as handle:
+                st = os.fstat(handle.fileno())
+                if not (
+                    stat.S_ISREG(st.st_mode)
+                    and _owned_and_private(self.file, st)
+                    and _owned_and_private(self.file.parent, self.file.parent.stat())
+                ):
+                    return {}
+                data = pickle.load(handle)  # noqa: S301 - our own file; see the module docstring.
+        except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: start afresh.
+            return {}
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != CACHE_FORMAT
+            or data.get("fingerprint") != self.fingerprint
+            or not isinstance(data.get("entries"), dict)
+        ):
+            return {}
+        entries: dict[str, Any] = data["entries"]
+        return {
+            name: entry
+            for name, entry in entries.items()
+            if isinstance(name, str)
+            and isinstance(entry, tuple)
+            and len(entry) == 3
+            and isinstance(entry[2], LoadResult)
+        }
+
+    def get(self, name: str, st: os.stat_result) -> LoadResult | None:
+        """The cached result for file ``name`` if it is unchanged since, else ``None``."""
+        self._seen.add(name)
+        entry = self._entries.get(name)
+        if entry is None or entry[0] != signature(st):
+            return None
+        return entry[2]
+
+    def put(self, name: str, before: os.stat_result, path: Path, result: LoadResult) -> None:
+        """Remember ``result`` for ``name`` when the file stood still while it was loaded."""
+        self._seen.add(name)
+        if not result.cacheable:
+            return
+        try:
+            after = path.stat()
+        except OSError:
+            return
+        now = time.time_ns()
+        if signature(after) != signature(before) or now - after.st_mtime_ns < RACY_WINDOW_NS:
+            self._entries.pop(name, None)  # changing, or too fresh to tell: parse it next time
+            self._dirty = True
+            return
+        self._entries[name] = (signature(after), now, result)
+        self._dirty = True
+
+    def save(self) -> None:
+        """Write the entries of the files seen in this scan (deleted files drop out)."""
+        gone = self._entries.keys() - self._seen
+        if not self._dirty and not gone:
+            return
+        for name in gone:
+            del self._entries[name]
+        data = {"format": CACHE_FORMAT, "fingerprint": self.fingerprint, "entries": self._entries}
+        tmp = None
+        try:
+            self.file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd, tmp = tempfile.mkstemp(prefix=".discovery.", dir=self.file.parent)  # mode 0600
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            Path(tmp).replace(self.file)
+        except Exception:  # noqa: BLE001 - a cache that cannot be written only costs speed.
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    Path(tmp).unlink()
+        self._dirty = False
+
+
+def cache_file(cache_dir: Path, directory: Path, scope: str) -> Path:
+    key = hashlib.sha256(f"{os.path.realpath(directory)}\0{scope}".encode()).hexdigest()[:32]
+    return cache_dir / "discovery" / f"{key}.pickle"

@@ -1,0 +1,187 @@
+"""The parse cache: unchanged files are not loaded again; anything doubtful is."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import time
+
+import pytest
+
+import tooldrop._cache
+import tooldrop.approval
+from tooldrop import ToolHost
+
+
+@pytest.fixture
+def loader(core_plugins):
+    return core_plugins[2]
+
+
+@pytest.fixture
+def host_for(project, user_dir, core_plugins):
+    def make(**options) -> ToolHost:
+        return ToolHost(project_dir=project, user_dir=user_dir, plugins=core_plugins, **options)
+
+    return make
+
+
+@pytest.fixture
+def tools(project, tool_writer):
+    folder = project / ".tooldrop" / "tools"
+    for i in range(3):
+        path = tool_writer(folder, f"t{i}.json", name=f"tool_{i}")
+        old = time.time() - 60  # quiet for a minute: past the racy window
+        os.utime(path, (old, old))
+    return folder
+
+
+def cache_files(host: ToolHost):
+    return sorted(host.cache_dir.rglob("discovery/*.pickle"))
+
+
+def test_a_second_host_does_not_load_unchanged_files_again(host_for, loader, tools):
+    assert len(host_for().all_tools()) == 3
+    assert loader.loaded == ["t0.json", "t1.json", "t2.json"]
+    loader.loaded.clear()
+    host = host_for()
+    assert [s.name for s in host.all_tools()] == ["tool_0", "tool_1", "tool_2"]
+    assert loader.loaded == []
+    assert host.get("tool_1").origin.path == tools / "t1.json"
+
+
+def test_an_edited_file_is_loaded_again_even_with_its_mtime_forged_back(
+    host_for, loader, tools, tool_writer
+):
+    host_for().all_tools()
+    path = tools / "t1.json"
+    before = path.stat()
+    tool_writer(tools, "t1.json", name="tool_X")  # same length
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+    loader.loaded.clear()
+    host = host_for()
+    assert host.get("tool_X") is not None
+    assert loader.loaded == ["t1.json"]
+
+
+def test_files_changed_just_now_are_not_cached(host_for, loader, project, tool_writer):
+    tool_writer(project / ".tooldrop" / "tools", "fresh.json", name="fresh")
+    host_for().all_tools()
+    loader.loaded.clear()
+    host_for().all_tools()
+    assert loader.loaded == ["fresh.json"]
+
+
+def test_deleted_and_new_files_are_noticed(host_for, loader, tools, tool_writer):
+    host_for().all_tools()
+    (tools / "t0.json").unlink()
+    tool_writer(tools, "t9.json", name="tool_9")
+    names = [s.name for s in host_for().all_tools()]
+    assert names == ["tool_1", "tool_2", "tool_9"]
+
+
+def test_problems_are_cached_with_their_file(host_for, loader, tools):
+    broken = tools / "bad.json"
+    broken.write_text("{nope")
+    old = time.time() - 60
+    os.utime(broken, (old, old))
+    first = host_for().problems()
+    loader.loaded.clear()
+    assert host_for().problems() == first
+    assert loader.loaded == []
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda f: f.write_bytes(b"not a pickle"),
+        lambda f: f.write_bytes(f.read_bytes()[:20]),
+        lambda f: f.write_bytes(pickle.dumps({"format": 999, "fingerprint": "x", "entries": {}})),
+        lambda f: f.write_bytes(pickle.dumps(["a", "list"])),
+        lambda f: f.write_bytes(
+            pickle.dumps({**pickle.loads(f.read_bytes()), "fingerprint": "other"})
+        ),
+        lambda f: f.write_bytes(
+            pickle.dumps({**pickle.loads(f.read_bytes()), "entries": {"t0.json": "junk"}})
+        ),
+        lambda f: f.chmod(0o666),
+    ],
+    ids=[
+        "garbage",
+        "truncated",
+        "old-format",
+        "wrong-shape",
+        "other-plugins",
+        "bad-entry",
+        "world-writable",
+    ],
+)
+def test_a_damaged_or_foreign_cache_is_ignored_and_rewritten(host_for, loader, tools, damage):
+    host_for().all_tools()
+    [file] = cache_files(host_for())
+    damage(file)
+    loader.loaded.clear()
+    host = host_for()
+    assert len(host.all_tools()) == 3
+    assert loader.loaded == ["t0.json", "t1.json", "t2.json"]
+    loader.loaded.clear()
+    if os.stat(file).st_mode & 0o022:
+        file.chmod(0o600)  # the rewrite replaces the file; keep the test honest about why
+    host_for().all_tools()
+    assert loader.loaded == []
+
+
+def test_the_cache_file_is_private(host_for, tools):
+    host_for().all_tools()
+    [file] = cache_files(host_for())
+    assert file.stat().st_mode & 0o077 == 0
+
+
+def test_a_changed_loader_voids_the_cache(host_for, loader, tools, monkeypatch):
+    host_for().all_tools()
+    monkeypatch.setattr(tooldrop._cache, "CACHE_FORMAT", tooldrop._cache.CACHE_FORMAT + 1)
+    loader.loaded.clear()
+    host_for().all_tools()
+    assert len(loader.loaded) == 3
+
+
+def test_results_that_are_not_cacheable_are_always_loaded(
+    project, user_dir, echo, tool_writer, tools
+):
+    from tooldrop import LoadResult, hookimpl
+
+    class Uncached:
+        calls = 0
+
+        @hookimpl(tryfirst=True)
+        def tooldrop_load_file(self, path):
+            Uncached.calls += 1
+            return LoadResult()
+
+    for _ in range(2):
+        ToolHost(project_dir=project, user_dir=user_dir, plugins=[Uncached(), echo]).all_tools()
+    assert Uncached.calls == 6
+
+
+@pytest.mark.parametrize("how", ["argument", "environment"])
+def test_the_cache_can_be_turned_off(host_for, loader, tools, monkeypatch, how):
+    if how == "environment":
+        monkeypatch.setenv("TOOLDROP_NO_CACHE", "1")
+        options = {}
+    else:
+        options = {"cache": False}
+    host_for(**options).all_tools()
+    loader.loaded.clear()
+    host_for(**options).all_tools()
+    assert len(loader.loaded) == 3
+    assert cache_files(host_for()) == []
+
+
+def test_reload_uses_the_cache_too(host_for, loader, tools):
+    host = host_for()
+    host.all_tools()
+    loader.loaded.clear()
+    host.reload()
+    assert loader.loaded == []
+    assert tooldrop.approval  # the default policy is part of every host here
