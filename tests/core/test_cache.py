@@ -185,3 +185,27 @@ def test_reload_uses_the_cache_too(host_for, loader, tools):
     host.reload()
     assert loader.loaded == []
     assert tooldrop.approval  # the default policy is part of every host here
+
+
+def test_an_edited_module_of_a_loader_voids_the_cache(tmp_path, monkeypatch):
+    import sys
+
+    from tooldrop._cache import fingerprint
+
+    package = tmp_path / "pkg_under_edit"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "plugin.py").write_text("X = 1\n")
+    (package / "_helper.py").write_text("Y = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import pkg_under_edit.plugin as plugin
+
+    before = fingerprint([("p", "1.0", plugin)])
+    assert fingerprint([("p", "1.0", plugin)]) == before
+    helper = package / "_helper.py"
+    stamp = helper.stat().st_mtime_ns + 5_000_000_000
+    os.utime(helper, ns=(stamp, stamp))
+    assert fingerprint([("p", "1.0", plugin)]) != before
+    assert fingerprint([("p", "1.1", plugin)]) != before
+    sys.modules.pop("pkg_under_edit.plugin")
+    sys.modules.pop("pkg_under_edit")

@@ -50,12 +50,22 @@ def signature(st: os.stat_result) -> Signature:
 
 
 def _source_stamp(obj: object) -> str:
-    """Where a plugin's code lives and when it last changed: an edited loader voids the cache."""
-    try:
-        source = inspect.getsourcefile(obj if inspect.ismodule(obj) else type(obj))
-        return f"{source}:{Path(source).stat().st_mtime_ns}" if source else ""
-    except (TypeError, OSError):
+    """Where a plugin's package lives and when any of its modules last changed.
+
+    Released plugins change version when their code changes; a plugin being developed does
+    not, so an edited module of the plugin's package voids the cache too.
+    """
+    module = inspect.getmodule(obj if inspect.ismodule(obj) else type(obj))
+    top = sys.modules.get((module.__name__ if module else "").split(".")[0])
+    source = getattr(top, "__file__", None)
+    if not source:
         return ""
+    folder = Path(source).parent
+    try:
+        stamps = [e.stat().st_mtime_ns for e in os.scandir(folder) if e.name.endswith(".py")]
+    except OSError:
+        return str(folder)
+    return f"{folder}:{max(stamps, default=0)}"
 
 
 def fingerprint(plugins: list[tuple[str, str | None, object]]) -> str:
