@@ -241,8 +241,9 @@ def load_markdown(path: Path, scope: Scope) -> LoadResult:
     template, body_found = _body_problems(split, prepared, params)
     problems.extend(_placed(path, split, body_found))
     problems.sort(key=lambda p: p.line or 0)
+    # What a markdown file loads to depends on its bytes alone (and this code): cacheable.
     if front is None or any(p.severity == "error" for p in problems):
-        return LoadResult(problems=problems)
+        return LoadResult(problems=problems, cacheable=True)
     read_only = front.approval == "never" if front.read_only is None else front.read_only
     spec = ToolSpec(
         name=front.name,
@@ -264,4 +265,4 @@ def load_markdown(path: Path, scope: Scope) -> LoadResult:
         runner="shell",
         payload=template,
     )
-    return LoadResult(tools=[spec], problems=problems)
+    return LoadResult(tools=[spec], problems=problems, cacheable=True)
