@@ -16,8 +16,12 @@ def test_every_name_in_all_exists():
         assert getattr(tooldrop, name) is not None
 
 
+#: Public names made on first use by the package's ``__getattr__`` (so importing is cheap).
+LAZY = {"converter"}
+
+
 def test_every_public_name_is_in_all():
-    public = {
+    public = LAZY | {
         name
         for name, value in vars(tooldrop).items()
         if not name.startswith("_")
@@ -31,3 +35,13 @@ def test_version_comes_from_the_distribution():
     import importlib.metadata
 
     assert tooldrop.__version__ == importlib.metadata.version("tooldrop-core")
+
+
+def test_importing_tooldrop_stays_light():
+    """``tooldrop list`` should not pay for what only calls or loaders need."""
+    import subprocess
+    import sys
+
+    code = "import sys, tooldrop; print(sorted(m for m in ('asyncio', 'cattrs', 'jsonschema', 'mcp', 'concurrent.futures') if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

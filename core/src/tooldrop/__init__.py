@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._cancel import CancelToken
-from ._convert import converter, json_type_name, problems_from_error, structure
+from ._convert import get_converter, json_type_name, problems_from_error, structure
 from ._errors import (
     InvalidArgumentsError,
     PluginError,
@@ -81,6 +81,7 @@ __all__ = [
     "compile_pattern",
     "converter",
     "export_tools",
+    "get_converter",
     "hookimpl",
     "join_truncated",
     "json_type_name",
@@ -98,6 +99,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    if name == "converter":  # built on first use: importing tooldrop should not import cattrs
+        return get_converter()
     if name == "__version__":
         from importlib.metadata import version
 

@@ -28,7 +28,6 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -160,6 +159,8 @@ class DirCache:
         for name in gone:
             del self._entries[name]
         data = {"format": CACHE_FORMAT, "fingerprint": self.fingerprint, "entries": self._entries}
+        import tempfile
+
         tmp = None
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

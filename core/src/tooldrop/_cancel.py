@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import threading
 from collections.abc import Callable
@@ -65,6 +64,8 @@ class CancelToken:
         """Return once the token is set, without blocking the event loop."""
         if self._set:
             return
+        import asyncio  # here, not at the top: importing tooldrop should not cost asyncio
+
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
 

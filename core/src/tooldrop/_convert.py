@@ -13,20 +13,18 @@ import math
 import typing
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import attrs
-import cattrs
-from cattrs.errors import (
-    AttributeValidationNote,
-    ClassValidationError,
-    ForbiddenExtraKeysError,
-    IterableValidationError,
-)
 
 from ._model import Problem
 
-__all__ = ["converter", "json_type_name", "problems_from_error", "structure"]
+if TYPE_CHECKING:
+    import cattrs
+
+# cattrs is imported on first use (~20 ms): listing tools from the parse cache never needs it.
+
+__all__ = ["get_converter", "json_type_name", "problems_from_error", "structure"]
 
 T = TypeVar("T")
 
@@ -97,6 +95,8 @@ def _make_literal_hook(tp: Any) -> Callable[[object, type], object]:
 
 
 def _new_converter() -> cattrs.Converter:
+    import cattrs
+
     conv = cattrs.Converter(forbid_extra_keys=True)
     # Simple types first: hook factories for composite types capture these when they build.
     conv.register_structure_hook(str, _structure_str)
@@ -107,9 +107,25 @@ def _new_converter() -> cattrs.Converter:
     return conv
 
 
-#: The converter shared by every loader. Register hooks for your own classes on it, or make a
-#: copy with ``converter.copy()`` when they should not leak into other plugins.
-converter = _new_converter()
+_converter: cattrs.Converter | None = None
+
+
+def get_converter() -> cattrs.Converter:
+    """The converter shared by every loader, made on first use.
+
+    Register hooks for your own classes on it, or make a copy with ``.copy()`` when they should
+    not leak into other plugins. ``tooldrop.converter`` is the same object.
+    """
+    global _converter
+    if _converter is None:
+        _converter = _new_converter()
+    return _converter
+
+
+def __getattr__(name: str) -> Any:
+    if name == "converter":
+        return get_converter()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _join(path: str, part: str | int) -> str:
@@ -120,6 +136,13 @@ def _join(path: str, part: str | int) -> str:
 
 def iter_errors(exc: BaseException, path: str = "") -> Iterator[tuple[str, str]]:
     """Yield ``(field_path, message)`` for every failure inside a cattrs or attrs error."""
+    from cattrs.errors import (
+        AttributeValidationNote,
+        ClassValidationError,
+        ForbiddenExtraKeysError,
+        IterableValidationError,
+    )
+
     if isinstance(exc, ClassValidationError | IterableValidationError):
         with_notes, without = exc.group_exceptions()
         for inner, note in with_notes:
@@ -177,6 +200,6 @@ def structure(
 ) -> tuple[T | None, list[Problem]]:
     """Structure ``data`` into ``cls``; return the object or the problems, never raise."""
     try:
-        return (conv or converter).structure(data, cls), []
+        return (conv or get_converter()).structure(data, cls), []
     except Exception as exc:  # noqa: BLE001 - every failure becomes a Problem, by design.
         return None, problems_from_error(exc, path=path, line_of=line_of)

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import platformdirs
 import pluggy
 
 from ._cancel import CancelToken
@@ -25,6 +22,12 @@ from ._plugins import PluginInfo, PluginSet, env_flag
 from ._schema import SchemaValidation, apply_defaults, drop_null_optionals
 from ._trust import TrustStore, project_digest
 
+if TYPE_CHECKING:
+    import concurrent.futures
+
+# asyncio, concurrent.futures and platformdirs are imported where they are needed: a host that
+# only lists tools (``tooldrop list``) never needs them, and asyncio alone costs ~40 ms.
+
 __all__ = ["ToolHost", "config_dir_for", "load_plugin_set"]
 
 #: Calls running at once from ``acall`` / ``call_many`` before more wait for a free worker.
@@ -38,6 +41,8 @@ def config_dir_for(app: str, user_dir: str | os.PathLike[str] | None = None) -> 
     env = os.environ.get(f"{app.upper().replace('-', '_')}_CONFIG_DIR")
     if env:
         return Path(env).expanduser().absolute()
+    import platformdirs
+
     return Path(platformdirs.user_config_dir(app, appauthor=False))
 
 
@@ -132,6 +137,8 @@ class ToolHost:
     @property
     def cache_dir(self) -> Path:
         """Where plugins may cache derived data (honours ``XDG_CACHE_HOME``)."""
+        import platformdirs
+
         return Path(platformdirs.user_cache_dir(self.app, appauthor=False))
 
     # -- plugins ------------------------------------------------------------------------
@@ -305,6 +312,8 @@ class ToolHost:
         ``ask`` may be a coroutine function here; it runs on the caller's event loop.
         """
         token = cancel or CancelToken()
+        import asyncio
+
         loop = asyncio.get_running_loop()
         sync_ask = None if ask is None else on_loop(ask, loop)
         future = loop.run_in_executor(
@@ -341,12 +350,16 @@ class ToolHost:
         """:meth:`call_many`, awaitable."""
         # Not on our own pool: call_many submits its batches there, and waiting on the pool
         # from inside the pool could starve it.
+        import asyncio
+
         return await asyncio.to_thread(self.call_many, calls, ask=ask)
 
     def _pool(self) -> concurrent.futures.ThreadPoolExecutor:
         if self._executor is None:
             with self._lock:
                 if self._executor is None:
+                    import concurrent.futures
+
                     self._executor = concurrent.futures.ThreadPoolExecutor(
                         MAX_CONCURRENT_CALLS, thread_name_prefix="tooldrop-call"
                     )

@@ -7,8 +7,6 @@ worker thread and turns task cancellation into the call's cancel token.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import inspect
 import sys
 import time
@@ -24,6 +22,9 @@ from ._output import truncate
 from ._schema import apply_defaults, drop_null_optionals
 
 if TYPE_CHECKING:
+    import asyncio
+    import concurrent.futures
+
     from ._host import ToolHost
 
 __all__ = ["AskCallback", "Prepared", "on_loop", "prepare", "run_many", "run_prepared"]
@@ -263,6 +264,8 @@ def on_loop(ask: Any, loop: asyncio.AbstractEventLoop) -> AskCallback:
     def sync_ask(call: ToolCall) -> Any:
         answer = ask(call)
         if inspect.isawaitable(answer):
+            import asyncio
+
             return asyncio.run_coroutine_threadsafe(_await(answer), loop).result()
         return answer
 

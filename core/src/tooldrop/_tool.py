@@ -21,13 +21,12 @@ import inspect
 import json
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import attrs
-import cattrs
 from attrs import evolve, field, frozen
 
-from ._convert import converter, problems_from_error
+from ._convert import get_converter, problems_from_error
 from ._docstring import parse_docstring
 from ._errors import ToolDropError
 from ._model import Approval, Origin, Problem, ToolSpec
@@ -251,6 +250,9 @@ _EXPECTED = (
     "decorated with @tooldrop.tool"
 )
 
+if TYPE_CHECKING:
+    import cattrs
+
 _converter: cattrs.Converter | None = None
 _CALLABLE: Any = cabc.Callable
 _MAPPING: Any = cabc.Mapping
@@ -260,7 +262,7 @@ def _tool_converter() -> cattrs.Converter:
     """The shared converter's strict rules, plus pass-through for what ``Tool`` checks itself."""
     global _converter
     if _converter is None:
-        conv = converter.copy()
+        conv = get_converter().copy()
         # ``Tool`` checks these two itself, with clearer messages than cattrs would give.
         conv.register_structure_hook_func(
             lambda t: typing.get_origin(t) in (_CALLABLE, _MAPPING),

@@ -13,10 +13,11 @@ from pathlib import Path
 
 from tooldrop import LoadResult, Scope, ToolCall, ToolHost, hookimpl
 
-from ._loader import load_markdown
 from ._quote import cmd_quote, posix_quote
-from ._scaffold import scaffold
 from ._template import Template, render
+
+# The loader (YAML, cattrs, the shell lexer) and the scaffold are imported on first use: with
+# the parse cache warm, listing tools never loads a file, so it never needs them.
 
 __all__ = ["tooldrop_load_file", "tooldrop_render", "tooldrop_scaffold"]
 
@@ -26,6 +27,8 @@ def tooldrop_load_file(path: Path, scope: Scope, host: ToolHost) -> LoadResult |
     """Load ``*.md`` files (the suffix is case-sensitive, as in the reference)."""
     if not path.name.endswith(".md"):
         return None
+    from ._loader import load_markdown
+
     return load_markdown(path, scope)
 
 
@@ -50,4 +53,6 @@ def tooldrop_scaffold(name: str, kind: str, host: ToolHost) -> tuple[str, str] |
     cannot be a tool file (``../x``, ``My.Tool``)."""
     if kind != "markdown":
         return None
+    from ._scaffold import scaffold
+
     return scaffold(name)

@@ -15,9 +15,8 @@ from pathlib import Path
 
 from tooldrop import LoadResult, Scope, ToolCall, ToolHost, ToolResult, hookimpl
 
-from ._loader import load_file
-from ._runner import run_call
-from ._scaffold import scaffold
+# The loader, runner and scaffold are imported on first use (they bring asyncio, threads and
+# the signature machinery): a project without Python tools never pays for them.
 
 __all__ = ["tooldrop_execute", "tooldrop_load_file", "tooldrop_scaffold"]
 
@@ -26,6 +25,8 @@ __all__ = ["tooldrop_execute", "tooldrop_load_file", "tooldrop_scaffold"]
 def tooldrop_load_file(path: Path, scope: Scope, host: ToolHost) -> LoadResult | None:
     if path.suffix != ".py":
         return None
+    from ._loader import load_file
+
     return load_file(path, scope, host.personal_tools_dir)
 
 
@@ -33,6 +34,8 @@ def tooldrop_load_file(path: Path, scope: Scope, host: ToolHost) -> LoadResult |
 def tooldrop_execute(call: ToolCall, host: ToolHost) -> ToolResult | None:
     if call.spec.runner != "python":
         return None
+    from ._runner import run_call
+
     return run_call(call)
 
 
@@ -40,4 +43,6 @@ def tooldrop_execute(call: ToolCall, host: ToolHost) -> ToolResult | None:
 def tooldrop_scaffold(name: str, kind: str, host: ToolHost) -> tuple[str, str] | None:
     if kind != "python":
         return None
+    from ._scaffold import scaffold
+
     return scaffold(name)
