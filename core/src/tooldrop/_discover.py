@@ -50,17 +50,23 @@ def _dir_cache(host: ToolHost, tool_dir: ToolDir) -> DirCache | None:
 
 def _scan_dir(
     host: ToolHost, tool_dir: ToolDir, *, use_cache: bool = False
-) -> Iterator[tuple[Path, LoadResult]]:
+) -> Iterator[tuple[str, LoadResult]]:
+    """``(file path, its load result)`` for every file a loader claims, in sorted order.
+
+    Paths are plain strings here: a cache hit needs no :class:`~pathlib.Path` at all, and
+    parsing 10,000 of them is a measurable share of warm discovery.
+    """
     try:
         with os.scandir(tool_dir.path) as it:
             entries = sorted(it, key=lambda entry: entry.name)
     except (FileNotFoundError, NotADirectoryError):
         return  # no tools directory is the normal case, not an error
     except OSError as exc:
-        problem = Problem(
-            path=tool_dir.path, message=f"cannot read tools directory: {exc.strerror}"
+        message = f"cannot read tools directory: {exc.strerror}"
+        yield (
+            str(tool_dir.path),
+            LoadResult(problems=[Problem(path=tool_dir.path, message=message)]),
         )
-        yield tool_dir.path, LoadResult(problems=[problem])
         return
     load_file = host.hook.tooldrop_load_file
     cache = _dir_cache(host, tool_dir) if use_cache and entries else None
@@ -71,18 +77,19 @@ def _scan_dir(
             continue
         if not stat.S_ISREG(st.st_mode):
             continue
-        path = Path(entry.path)
         result = cache.get(entry.name, st) if cache is not None else None
         if result is None:
+            path = Path(entry.path)
             try:
                 result = load_file(path=path, scope=tool_dir.scope, host=host)
             except Exception as exc:  # noqa: BLE001 - one broken loader must not stop the scan.
                 problem = Problem(path=path, message=f"loader crashed: {_describe(exc)}")
                 result = LoadResult(problems=[problem])
-            if cache is not None and result is not None:
+            if result is None:
+                continue
+            if cache is not None:
                 cache.put(entry.name, st, path, result)
-        if result is not None:
-            yield path, result
+        yield entry.path, result
     if cache is not None:
         cache.save()
 
@@ -146,7 +153,7 @@ class _Collector:
                 self.registry.problems.clear()
 
 
-def discover(host: ToolHost, last_good: dict[Path, LoadResult]) -> tuple[Registry, list[Problem]]:
+def discover(host: ToolHost, last_good: dict[str, LoadResult]) -> tuple[Registry, list[Problem]]:
     """Load every tool the plugins and directories provide into a fresh registry.
 
     ``last_good`` maps each file to its last load that produced tools; a file that now fails
@@ -164,7 +171,7 @@ def discover(host: ToolHost, last_good: dict[Path, LoadResult]) -> tuple[Registr
             gc.enable()
 
 
-def _discover(host: ToolHost, last_good: dict[Path, LoadResult]) -> tuple[Registry, list[Problem]]:
+def _discover(host: ToolHost, last_good: dict[str, LoadResult]) -> tuple[Registry, list[Problem]]:
     collector = _Collector(host)
     for spec, problem in _plugin_tools(host):
         if problem is not None:
@@ -202,17 +209,13 @@ def load_paths(
         inside = resolved == project_tools or project_tools in resolved.parents
         scope: Scope = "project" if inside else "personal"
         if path.is_dir():
-            results = list(_scan_dir(host, ToolDir(path=path, scope=scope)))
+            results = [result for _, result in _scan_dir(host, ToolDir(path=path, scope=scope))]
         elif path.is_file():
-            results = [(path, _load_one(host, path, scope))]
+            results = [_load_one(host, path, scope)]
         else:
-            results = [
-                (
-                    path,
-                    LoadResult(problems=[Problem(path=path, message="no such file or directory")]),
-                )
-            ]
-        for _, result in results:
+            missing = Problem(path=path, message="no such file or directory")
+            results = [LoadResult(problems=[missing])]
+        for result in results:
             collector.problems.extend(result.problems)
             collector.admit(result.tools)
     return collector.registry, collector.problems

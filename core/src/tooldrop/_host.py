@@ -121,7 +121,7 @@ class ToolHost:
         self._lock = threading.RLock()
         self._registry: Any = None
         self._load_problems: list[Problem] = []
-        self._last_good: dict[Path, LoadResult] = {}
+        self._last_good: dict[str, LoadResult] = {}
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
 
     # -- places -------------------------------------------------------------------------

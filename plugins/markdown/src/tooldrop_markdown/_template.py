@@ -19,8 +19,6 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, TypeAlias
 
-from attrs import frozen
-
 from ._quote import is_truthy, render_value
 
 __all__ = ["Node", "Section", "Template", "Token", "Var", "parse", "render", "tokenize"]
@@ -51,12 +49,37 @@ class Section(NamedTuple):
 Node: TypeAlias = "str | Var | Section"
 
 
-@frozen
 class Template:
-    """A parsed body: plain data (strings, tuples, attrs classes), so it pickles."""
+    """A parsed body.
 
-    source: str
-    nodes: tuple[Node, ...]
+    It pickles as its source alone and parses again on first use: the parse cache then loads
+    10,000 templates without rebuilding 10,000 trees nobody may render. Parsing is a pure
+    function of the source, so two templates are equal when their sources are.
+    """
+
+    __slots__ = ("_nodes", "source")
+
+    def __init__(self, source: str, nodes: tuple[Node, ...] | None = None) -> None:
+        self.source = source
+        self._nodes = nodes
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        if self._nodes is None:
+            self._nodes = parse(self.source, tokenize(self.source))[0].nodes
+        return self._nodes
+
+    def __reduce__(self) -> tuple[type[Template], tuple[str]]:
+        return (Template, (self.source,))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Template) and other.source == self.source
+
+    def __hash__(self) -> int:
+        return hash(self.source)
+
+    def __repr__(self) -> str:
+        return f"Template(source={self.source!r})"
 
 
 class Token(NamedTuple):
