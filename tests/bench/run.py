@@ -63,8 +63,16 @@ def age(folder: Path) -> None:
         os.utime(path, (old, old))
 
 
-def worker(mode: str, project: Path, user: Path, cache: Path) -> dict[str, float]:
+def environ(cache: Path) -> dict[str, str]:
+    """The environment of a measured process: its own cache dir, and bytecode caching on, as
+    an installed tooldrop has it (some shells export PYTHONDONTWRITEBYTECODE=1)."""
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def worker(mode: str, project: Path, user: Path, cache: Path) -> dict[str, float]:
+    env = environ(cache)
     done = subprocess.run(
         [sys.executable, str(HERE / "_worker.py"), mode, str(project), str(user)],
         capture_output=True,
@@ -128,7 +136,7 @@ def flood_memory(root: Path) -> float:
 
 
 def list_process(project: Path, user: Path, cache: Path, rounds: int) -> tuple[float, float]:
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    env = environ(cache)
     ours = [sys.executable, "-m", "tooldrop", "--project", str(project), "--user-dir", str(user)]
     baseline = [sys.executable, "-c", "import yaml"]
     subprocess.run([*ours, "list"], env=env, capture_output=True, check=True)  # warm the cache

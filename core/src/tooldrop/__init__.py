@@ -10,6 +10,7 @@ from typing import Any
 
 from ._cancel import CancelToken
 from ._convert import get_converter, json_type_name, problems_from_error, structure
+from ._envrules import FORBIDDEN_ENV, is_forbidden_env
 from ._errors import (
     InvalidArgumentsError,
     PluginError,
@@ -52,6 +53,7 @@ from .hookspecs import hookimpl
 __all__ = [
     "DEFAULT_OUTPUT_LIMIT",
     "EXPORT_FORMATS",
+    "FORBIDDEN_ENV",
     "NAME_RULES",
     "Approval",
     "CancelToken",
@@ -83,6 +85,7 @@ __all__ = [
     "export_tools",
     "get_converter",
     "hookimpl",
+    "is_forbidden_env",
     "join_truncated",
     "json_type_name",
     "mcp_annotations",

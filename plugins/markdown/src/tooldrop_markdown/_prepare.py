@@ -13,7 +13,7 @@ from typing import Any
 
 from attrs import define, field
 
-from tooldrop import Severity
+from tooldrop import FORBIDDEN_ENV, Severity, is_forbidden_env
 
 from ._fields import ABSENT, NAME_PATTERN, NAME_RULE, PARAM_KEYS, TOP_KEYS
 from ._quote import js_number
@@ -28,15 +28,6 @@ _NULL_IS_DEFAULT = ("parameters", "approval", "read_only", "timeout_ms", "env", 
 # In a parameter, ``default: null`` is a default of null and ``type`` is always checked.
 _PARAM_NULL_IS_DEFAULT = PARAM_KEYS - {"type", "default"}
 
-#: Environment variables a tool may not set: each changes how the shell, or every program it
-#: starts, behaves (preloaded libraries, startup files, exported functions, word splitting,
-#: trace and prompt hooks), so setting one runs code that appears nowhere in the tool.
-FORBIDDEN_ENV = (
-    "LD_*", "DYLD_*", "BASH_ENV", "ENV", "BASH_FUNC_*", "IFS", "PS4", "SHELLOPTS",
-    "PROMPT_COMMAND",
-)  # fmt: skip
-_FORBIDDEN_NAMES = frozenset(n for n in FORBIDDEN_ENV if not n.endswith("*"))
-_FORBIDDEN_PREFIXES = tuple(n[:-1] for n in FORBIDDEN_ENV if n.endswith("*"))
 
 # Keys people write out of habit (JSON Schema, other tools), and what this format calls them.
 _ALIASES = {
@@ -57,10 +48,7 @@ _ALIASES = {
 }
 
 
-def forbidden_env(name: str) -> bool:
-    """Whether a tool may not set ``name`` (case-insensitive, as Windows compares them)."""
-    upper = name.upper()
-    return upper in _FORBIDDEN_NAMES or upper.startswith(_FORBIDDEN_PREFIXES)
+forbidden_env = is_forbidden_env  # one list, in the core, for every loader and backend
 
 
 @define

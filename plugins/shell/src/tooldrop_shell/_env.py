@@ -6,6 +6,8 @@ import os
 import re
 from collections.abc import Mapping
 
+from tooldrop import FORBIDDEN_ENV, is_forbidden_env
+
 from ._errors import SetupError
 
 __all__ = [
@@ -16,24 +18,6 @@ __all__ = [
     "is_forbidden_env",
 ]
 
-#: Variables a tool's ``env:`` may not set, as shell-style patterns. Each one changes how the
-#: shell or every program it starts behaves (preloaded libraries, startup files, exported
-#: functions, word splitting, trace and prompt hooks), so a tool file that sets one could run
-#: code that appears nowhere in its body. A load problem for loaders, an error result at run
-#: time for anything that slips past them.
-FORBIDDEN_ENV: tuple[str, ...] = (
-    "LD_*",
-    "DYLD_*",
-    "BASH_ENV",
-    "ENV",
-    "BASH_FUNC_*",
-    "IFS",
-    "PS4",
-    "SHELLOPTS",
-    "PROMPT_COMMAND",
-)
-_FORBIDDEN_NAMES = frozenset(p for p in FORBIDDEN_ENV if not p.endswith("*"))
-_FORBIDDEN_PREFIXES = tuple(p[:-1] for p in FORBIDDEN_ENV if p.endswith("*"))
 
 # The reference's forms: ``${VAR}``, ``${VAR:-default}`` and bare ``$VAR``. The default runs
 # to the first ``}`` and is used as it is (not expanded again). Anything else (``${1}``,
@@ -42,19 +26,6 @@ _VARIABLE = re.compile(
     r"\$\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?::-(?P<default>[^}]*))?\}"
     r"|\$(?P<bare>[A-Za-z_][A-Za-z0-9_]*)"
 )
-
-
-def is_forbidden_env(name: str) -> bool:
-    """Whether a tool may not set the environment variable ``name`` (see :data:`FORBIDDEN_ENV`).
-
-    The comparison ignores case: Windows treats ``ld_preload`` and ``LD_PRELOAD`` as one
-    variable, and no honest tool needs a lower-case twin of a dangerous name.
-
-    >>> is_forbidden_env("LD_PRELOAD"), is_forbidden_env("BASH_FUNC_ls%%"), is_forbidden_env("PATH")
-    (True, True, False)
-    """
-    upper = name.upper()
-    return upper in _FORBIDDEN_NAMES or upper.startswith(_FORBIDDEN_PREFIXES)
 
 
 def env_name_problem(name: str) -> str | None:
