@@ -74,8 +74,16 @@ def unsafe_file_name(name: str) -> str | None:
     is_flag=True,
     help="A Python module tool (always personal: importing a module runs it).",
 )
+@click.option(
+    "--kind",
+    metavar="KIND",
+    default=None,
+    help="The kind of tool file, for formats plugins add (e.g. toml); default: markdown.",
+)
 @pass_cli
-def new_command(ctx: CliContext, name: str, personal: bool, as_python: bool) -> None:
+def new_command(
+    ctx: CliContext, name: str, personal: bool, as_python: bool, kind: str | None
+) -> None:
     """Write a commented scaffold for a new tool NAME (k8s-pods is the tool k8s_pods).
 
     The file goes into the project's tools dir, or the personal one with --personal (Python
@@ -85,7 +93,10 @@ def new_command(ctx: CliContext, name: str, personal: bool, as_python: bool) -> 
     if problem is not None:
         _fail(problem)
     host = ctx.host
-    kind = "python" if as_python else "markdown"
+    if as_python and kind not in (None, "python"):
+        _fail(f"--python and --kind {kind} ask for two kinds of file; give one")
+    kind = "python" if as_python else (kind or "markdown")
+    as_python = kind == "python"
     try:
         made = host.hook.tooldrop_scaffold(name=name, kind=kind, host=host)
     except ValueError as exc:  # the plugin's word on a name it cannot use

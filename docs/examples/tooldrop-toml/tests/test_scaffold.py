@@ -27,3 +27,31 @@ def test_other_kinds_are_left_to_other_plugins():
 def test_a_name_that_cannot_be_a_tool_is_refused(name):
     with pytest.raises(ValueError, match="cannot become a tool name"):
         tooldrop_toml.plugin.tooldrop_scaffold(name=name, kind="toml")
+
+
+def test_tooldrop_new_kind_toml_writes_it(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import tooldrop.approval
+    import tooldrop_shell
+    from tooldrop._host import load_plugin_set
+    from tooldrop.cli import build_cli
+
+    monkeypatch.chdir(tmp_path)
+    group = build_cli(
+        load_plugin_set([tooldrop.approval, tooldrop_shell.plugin, tooldrop_toml.plugin])
+    )
+    runner = CliRunner()
+    made = runner.invoke(
+        group, ["--user-dir", str(tmp_path / "u"), "new", "say-hello", "--kind", "toml"]
+    )
+    assert made.exit_code == 0, made.output
+    assert (tmp_path / ".tooldrop" / "tools" / "say-hello.toml").exists()
+    checked = runner.invoke(group, ["--user-dir", str(tmp_path / "u"), "check"])
+    assert checked.exit_code == 0, checked.output
+    both = runner.invoke(group, ["new", "x", "--kind", "toml", "--python"])
+    assert both.exit_code == 1
+    assert "give one" in both.output
+    unknown = runner.invoke(group, ["new", "x", "--kind", "yaml"])
+    assert unknown.exit_code == 1
+    assert "no plugin writes yaml tools" in unknown.output
