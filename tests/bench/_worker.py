@@ -29,7 +29,7 @@ def floor(project: str) -> None:
         with open(os.path.join(folder, name), "rb") as handle:
             text = handle.read().decode()
         end = text.index("\n---", 3)
-        yaml.load(text[4:end], Loader=loader)  # noqa: S506 - CSafeLoader is the safe loader
+        yaml.load(text[4:end], Loader=loader)
 
 
 def discovery(project: str, user: str, cache: bool) -> None:
@@ -42,7 +42,7 @@ def discovery(project: str, user: str, cache: bool) -> None:
     host = ToolHost(project_dir=project, user_dir=user, plugins=plugins, cache=cache)
     tools = host.all_tools()
     assert tools, host.problems()[:3]
-    global _keep  # noqa: PLW0603 - keep the tools alive until RSS is read
+    global _keep
     _keep = tools
 
 
@@ -65,7 +65,7 @@ def main() -> None:
         # Import what the measured part needs first: imports are not discovery (the floor
         # imports yaml first too). The markdown loader itself is imported on first use.
         import tooldrop.approval  # noqa: F401
-        import tooldrop_markdown._loader  # noqa: F401
+        import tooldrop_markdown._loader
         import tooldrop_markdown.plugin  # noqa: F401
         import tooldrop_shell.plugin  # noqa: F401
     else:

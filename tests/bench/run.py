@@ -165,8 +165,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="tooldrop-bench-") as tmp:
         root = Path(tmp)
         found = discovery(sizes, opts.repeat, root)
-        print("\ndiscovery (best of %d, fresh process each)" % opts.repeat)
-        print(f"{'tools':>7} {'floor':>9} {'cold':>9} {'warm':>9} {'cold/floor':>11} {'warm/floor':>11}")
+        print(f"\ndiscovery (best of {opts.repeat}, fresh process each)")
+        header = ("tools", "floor", "cold", "warm", "cold/floor", "warm/floor")
+        print("{:>7} {:>9} {:>9} {:>9} {:>11} {:>11}".format(*header))
         for size, runs in found.items():
             floor, cold, warm = min(runs["floor"]), min(runs["cold"]), min(runs["warm"])
             print(
@@ -176,10 +177,12 @@ def main() -> None:
         if 1000 in found and 10000 in found:
             per_1k = min(found[1000]["cold"]) / 1000
             per_10k = min(found[10000]["cold"]) / 10000
-            print(f"per-tool cold time, 10,000 vs 1,000 tools: {per_10k / per_1k:.2f}x (linear: 1.0)")
+            growth = per_10k / per_1k
+            print(f"per-tool cold time, 10,000 vs 1,000 tools: {growth:.2f}x (linear: 1.0)")
         biggest = max(found)
         rss = statistics.median(found[biggest]["rss_kb"]) / 1024
-        print(f"peak RSS growth loading {biggest:,} tools: {rss:.1f} MB ({rss * 1024 / biggest:.2f} KB/tool)")
+        per_tool = rss * 1024 / biggest
+        print(f"peak RSS growth loading {biggest:,} tools: {rss:.1f} MB ({per_tool:.2f} KB/tool)")
 
         ours, bare = call_overhead(opts.calls, root)
         print(
@@ -189,10 +192,12 @@ def main() -> None:
         if not opts.no_flood:
             print(f"peak RSS growth during a call printing 1 GiB: {flood_memory(root):.1f} MB")
         small = min(sizes)
-        mine, base = list_process(root / f"p{small}", root / f"u{small}", root / f"c{small}", opts.list_rounds)
+        where = (root / f"p{small}", root / f"u{small}", root / f"c{small}")
+        mine, base = list_process(*where, opts.list_rounds)
         print(
-            f"tooldrop list ({small} tools, warm cache): {mine * 1e3:.0f} ms, python -c 'import yaml':"
-            f" {base * 1e3:.0f} ms, ratio {mine / base:.2f}x (median of {opts.list_rounds})"
+            f"tooldrop list ({small} tools, warm cache): {mine * 1e3:.0f} ms, "
+            f"python -c 'import yaml': {base * 1e3:.0f} ms, ratio {mine / base:.2f}x "
+            f"(median of {opts.list_rounds})"
         )
 
 
