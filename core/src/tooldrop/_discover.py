@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import stat
 from collections.abc import Iterable, Iterator
@@ -159,16 +158,7 @@ def discover(host: ToolHost, last_good: dict[str, LoadResult]) -> tuple[Registry
     ``last_good`` maps each file to its last load that produced tools; a file that now fails
     keeps those tools (and says so), so an edit in progress does not make a tool vanish.
     """
-    # Loading thousands of tools allocates many long-lived objects and few cycles; letting
-    # the cyclic GC rescan them all, again and again as they pile up, was a quarter of cold
-    # discovery at 10,000 tools. Collect once afterwards instead.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _discover(host, last_good)
-    finally:
-        if enabled:
-            gc.enable()
+    return _discover(host, last_good)
 
 
 def _discover(host: ToolHost, last_good: dict[str, LoadResult]) -> tuple[Registry, list[Problem]]:
