@@ -125,7 +125,12 @@ def test_headless_with_no_one_to_ask_denies_and_never_hangs(tmp_path: Path):
     result = host.call("touch_it", {})
     assert result.denied
     assert "there is no one to ask" in result.text
+    # ... and says what would help: for an untrusted project, trusting it (not yolo mode)
+    assert "run `tooldrop trust`" in result.text
     assert not marker.exists()
+    host.trust()
+    again = host.call("touch_it", {})
+    assert "its approval is always: approve it at a prompt, run in yolo mode" in again.text
 
 
 def test_editing_a_trusted_project_tool_voids_the_trust(tmp_path: Path):

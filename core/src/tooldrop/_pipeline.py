@@ -95,7 +95,8 @@ def _as_decision(answer: object) -> Decision | None:
     return Decision.deny(f"the prompt answered {type(answer).__name__}, not a decision")
 
 
-def _ask(host: ToolHost, call: ToolCall, ask: AskCallback | None) -> Decision:
+def _ask(host: ToolHost, call: ToolCall, ask: AskCallback | None, why: str) -> Decision:
+    """A person's answer; ``why`` is the policy's reason for asking, for the deny message."""
     try:
         answer = ask(call) if ask is not None else host.hook.tooldrop_ask(call=call, host=host)
         if inspect.isawaitable(answer):
@@ -104,10 +105,12 @@ def _ask(host: ToolHost, call: ToolCall, ask: AskCallback | None) -> Decision:
         return Decision.deny(f"asking for approval failed ({_describe(exc)})")
     decision = _as_decision(answer)
     if decision is None:
+        # Say why it needed a person: "run in yolo mode" is no help for an untrusted project.
+        hint = why or (
+            "approve it interactively, run in a mode that allows it, or add it to alwaysAllow"
+        )
         return Decision.deny(
-            f'"{call.name}" needs approval and there is no one to ask '
-            f"(mode: {host.mode}). Approve it interactively, run in a mode that allows it, "
-            "or add it to alwaysAllow"
+            f'"{call.name}" needs approval and there is no one to ask (mode: {host.mode}): {hint}'
         )
     if decision.outcome == "ask" and decision.args is None:
         return Decision.deny("the prompt gave no answer")
@@ -187,7 +190,7 @@ def prepare(
             return done(ToolResult.error(f'Could not render tool "{name}": {_describe(exc)}'))
         decision = _approve(host, call)
         if decision.outcome == "ask":
-            decision = _ask(host, call, ask)
+            decision = _ask(host, call, ask, decision.reason)
         if decision.args is not None:
             current = decision.args  # edited at the prompt: validate, render, approve again
             continue

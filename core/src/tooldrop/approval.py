@@ -68,7 +68,7 @@ def tooldrop_available(spec: ToolSpec, host: ToolHost) -> bool:
 def tooldrop_approve(call: ToolCall, host: ToolHost) -> Decision:
     spec = call.spec
     if spec.requires_approval:
-        return Decision.ask("this tool asks for approval on every call")
+        return Decision.ask("this tool asks for approval on every call, in every mode")
     if untrusted(spec, host):
         if host.grants.is_granted(spec):
             return Decision.allow("always allowed earlier (this version of the tool)")
@@ -84,4 +84,11 @@ def tooldrop_approve(call: ToolCall, host: ToolHost) -> Decision:
     # Only now read the grants file: the common calls above need no I/O.
     if host.grants.is_granted(spec):
         return Decision.allow("always allowed earlier (this version of the tool)")
-    return Decision.ask(f"approval: {spec.approval}")
+    if spec.approval == "destructive":
+        return Decision.ask(
+            "its approval is destructive: approve it at a prompt, run in auto-accept mode, "
+            "or add it to alwaysAllow"
+        )
+    return Decision.ask(
+        "its approval is always: approve it at a prompt, run in yolo mode, or add it to alwaysAllow"
+    )
