@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tooldrop_markdown import posix_quote, render
 from tooldrop_markdown._fields import Param
-from tooldrop_markdown._lint import _Checker, _run, lint
+from tooldrop_markdown._lint import _Checker, _run, _run_again, _scan_run_again, lint
 from tooldrop_markdown._template import parse, tokenize
 
 from .conftest import frontmatter
@@ -233,6 +233,28 @@ def test_the_top_level_shortcut_agrees_with_the_full_lexer(body: str) -> None:
     assert found == _run(_Checker, tokens, params, declared)
     if body.startswith("V={{ xs }} {{ nope }}"):
         assert len(found) == 3  # two array assignments, one undeclared name
+
+
+COMMANDS = st.lists(
+    st.sampled_from(["eval", "ev", "al", "trap", "sh", "ba", "bash", "/bin/", "ssh", "su", "do",
+                     "sudo", "env", "A=1", "-c", "-lc", " ", "\n", ";", "|", "&&", "(", ")",
+                     "{{ x }}", "{{ xs }}", "{{# b }}", "{{/ b }}", "{{^ b }}", "echo"]),
+    max_size=20,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=COMMANDS)
+@example(body="ev{{# b }}al {{ x }}")
+@example(body="/bin/s{{^ b }}{{/ b }}h -c {{ x }}")
+def test_the_run_again_shortcut_misses_no_warning(body: str) -> None:
+    # A body whose text names none of eval, sh, ssh... is not scanned for them; the scan
+    # must find nothing there either (a command may be split by section tags).
+    tokens = tokenize(body)
+    at_top = {t.start for t in tokens if t.kind == "var"}
+    assert _run_again(tokens, at_top) == _scan_run_again(tokens, at_top)
+    if body.startswith("ev{{# b }}al"):
+        assert _run_again(tokens, at_top)
 
 
 @pytest.mark.parametrize(

@@ -200,3 +200,24 @@ def test_tokens_cover_the_source_exactly(pieces: list[str]) -> None:
     assert "".join(source[t.start : t.end] for t in tokens) == source
     assert all(t.value == source[t.start : t.end] for t in tokens if t.kind == "text")
     assert all(a.end == b.start for a, b in itertools.pairwise(tokens))
+
+
+SECTIONED = st.lists(
+    st.sampled_from(["a", " ", "{{ x }}", "{{ y }}", "{{# a }}", "{{^ a }}", "{{/ a }}",
+                     "{{# b }}", "{{/ b }}", "{{/ c }}", "{{", "}}"]),
+    max_size=30,
+).map("".join)  # fmt: skip
+
+
+@given(SECTIONED)
+def test_loading_finds_the_problems_parsing_finds_and_renders_the_same_tree(source: str) -> None:
+    # Loading checks the sections without building the tree (most tools are never called);
+    # the tree is built on first render, from the source.
+    from tooldrop_markdown._template import check
+
+    tokens = tokenize(source)
+    parsed, problems = parse(source, tokens)
+    checked, found = check(source, tokens)
+    assert found == problems
+    assert checked == parsed
+    assert checked.nodes == parsed.nodes

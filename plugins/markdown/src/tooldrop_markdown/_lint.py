@@ -92,6 +92,45 @@ def _var_message(context: int, name: str) -> str:
     )
 
 
+def _undeclared(token: Token, declared: set[str], suggested: dict[str, str | None]) -> BodyProblem:
+    """The problem of a tag naming no declared parameter (``suggested`` remembers, per name,
+    the declared name it is close to)."""
+    name = token.value
+    message = f'{tag_text(token)} names no declared parameter; add "{name}" under parameters:'
+    if name not in suggested:
+        names = {known.lower(): known for known in sorted(declared)}
+        close = difflib.get_close_matches(name.lower(), list(names), n=1)
+        suggested[name] = names[close[0]] if close else None
+    if suggested[name]:
+        message += f' (or did you mean "{suggested[name]}"?)'
+    elif token.kind == "var":
+        message += (
+            f" (for a literal {{{{{name}}}}} meant for another program, split the "
+            f"braces with shell quotes: '{{''{{{name}}}}}')"
+        )
+    return (token.start, message, "error")
+
+
+def _array_assignment(token: Token, word: str) -> BodyProblem:
+    variable = word.rstrip("+=").split("[")[0]
+    return (token.start, (
+        f"array placeholder {{{{ {token.value} }}}} right after {word} assigns the first "
+        f"element and runs the others as a command; write {variable}=({{{{ {token.value} }}}}) "
+        "for a bash array, or pass it as arguments"
+    ), "error")  # fmt: skip
+
+
+def _near_misses(token: Token) -> list[BodyProblem]:
+    """``{{ #x }}``-like text: a section tag with a space before its sigil."""
+    found: list[BodyProblem] = []
+    for near in _NEAR_MISS.finditer(token.value):
+        found.append((token.start + near.start(), (
+            f'"{near.group()}" is not a section tag: remove the space between '
+            f"{{{{ and {near.group().lstrip('{ ')[0]}"
+        ), "warning"))  # fmt: skip
+    return found
+
+
 class _Checker(ShellLexer):
     """The shell lexer, plus what each template tag means where it stands."""
 
@@ -125,28 +164,8 @@ class _Checker(ShellLexer):
             return False
         if self.heredoc is None and self.stack[-1][0] == COMMENT:
             return True  # renders as nothing there, and comments may show the syntax
-        message = (
-            f'{tag_text(token)} names no declared parameter; add "{token.value}" under parameters:'
-        )
-        close = self.suggestion(token.value)
-        if close:
-            message += f' (or did you mean "{close}"?)'
-        elif token.kind == "var":
-            message += (
-                f" (for a literal {{{{{token.value}}}}} meant for another program, split the "
-                f"braces with shell quotes: '{{''{{{token.value}}}}}')"
-            )
-        self.problems.append((token.start, message, "error"))
+        self.problems.append(_undeclared(token, self.declared, self.suggested))
         return True
-
-    def suggestion(self, name: str) -> str | None:
-        """A declared name close to ``name`` (case aside), remembered per name."""
-        if name not in self.suggested:
-            assert self.declared is not None
-            names = {declared.lower(): declared for declared in sorted(self.declared)}
-            close = difflib.get_close_matches(name.lower(), list(names), n=1)
-            self.suggested[name] = names[close[0]] if close else None
-        return self.suggested[name]
 
     def tag(self, token: Token) -> None:
         self.after_close = None
@@ -208,12 +227,7 @@ class _Checker(ShellLexer):
             self.problems.append((token.start, _var_message(kind, token.value), "error"))
             return
         if param is not None and param.type == "array" and _ASSIGNMENT.fullmatch(self.word):
-            variable = self.word.rstrip("+=").split("[")[0]
-            self.problems.append((token.start, (
-                f"array placeholder {{{{ {token.value} }}}} right after {self.word} assigns the "
-                "first element and runs the others as a command; write "
-                f"{variable}=({{{{ {token.value} }}}}) for a bash array, or pass it as arguments"
-            ), "error"))  # fmt: skip
+            self.problems.append(_array_assignment(token, self.word))
         self.at_top.add(token.start)
         self.word += "'"
         self.word_start = False
@@ -237,19 +251,6 @@ class _Checker(ShellLexer):
         self.after_close = word_start
 
 
-class _TopLevelChecker(_Checker):
-    """For bodies without quotes, escapes, ``$``, ``#``, ``<`` or ``(`` (most simple tools):
-    every tag stands at the top level, so following words is all the lexer has to do."""
-
-    def feed(self, text: str, base: int) -> None:
-        tail = _WORD_TAIL.match(text[::-1]).end()  # type: ignore[union-attr]  # * always matches
-        if tail == len(text):
-            self.word += text
-        else:
-            self.word = text[len(text) - tail :]
-        self.word_start = not self.word
-
-
 #: Characters that can put what follows anywhere but the top level.
 _NEEDS_LEXER = re.compile(r"[\\'\"`$#<(]")
 # A word's characters, matched on the reversed text to find the last word of a chunk.
@@ -264,8 +265,48 @@ def lint(
     :param params: the parameters that loaded, for their types (``None``: not known).
     :param declared: every declared name, or ``None`` when ``parameters`` could not be read.
     """
-    plain = not any(t.kind == "text" and _NEEDS_LEXER.search(t.value) for t in tokens)
-    return _run(_TopLevelChecker if plain else _Checker, tokens, params, declared)
+    found = _top_level(tokens, params, declared)
+    if found is None:
+        return _run(_Checker, tokens, params, declared)
+    problems, at_top = found
+    return problems + _run_again(tokens, at_top)
+
+
+def _top_level(
+    tokens: list[Token], params: Mapping[str, Param] | None, declared: set[str] | None
+) -> tuple[list[BodyProblem], set[int]] | None:
+    """What :class:`_Checker` finds, for bodies without quotes, escapes, ``$``, ``#``, ``<``
+    or ``(`` (most simple tools); ``None`` for any other body.
+
+    In such a body every tag stands at the top level: no context can open, so sections
+    always close where they opened and following words is all the lexer would do. (The
+    tests compare both on random bodies.)
+    """
+    problems: list[BodyProblem] = []
+    at_top: set[int] = set()
+    suggested: dict[str, str | None] = {}
+    word = ""  # the unquoted word the next character extends, as the lexer keeps it
+    for token in tokens:
+        kind = token.kind
+        if kind == "text":
+            text = token.value
+            if _NEEDS_LEXER.search(text):
+                return None
+            if "{{" in text:
+                problems.extend(_near_misses(token))
+            tail = _WORD_TAIL.match(text[::-1]).end()  # type: ignore[union-attr]  # * matches
+            word = word + text if tail == len(text) else text[len(text) - tail :]
+        elif kind == "close":
+            continue  # closes where it opened: nothing to report
+        elif declared is not None and token.value not in declared:
+            problems.append(_undeclared(token, declared, suggested))
+        elif kind == "var":
+            param = None if params is None else params.get(token.value)
+            if param is not None and param.type == "array" and _ASSIGNMENT.fullmatch(word):
+                problems.append(_array_assignment(token, word))
+            at_top.add(token.start)
+            word += "'"
+    return problems, at_top
 
 
 def _run(
@@ -278,11 +319,7 @@ def _run(
     for token in tokens:
         if token.kind == "text":
             if "{{" in token.value:
-                for near in _NEAR_MISS.finditer(token.value):
-                    checker.problems.append((token.start + near.start(), (
-                        f'"{near.group()}" is not a section tag: remove the space between '
-                        f"{{{{ and {near.group().lstrip('{ ')[0]}"
-                    ), "warning"))  # fmt: skip
+                checker.problems.extend(_near_misses(token))
             checker.feed(token.value, token.start)
         else:
             checker.tag(token)
@@ -297,6 +334,7 @@ _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox
 _REMOTE = frozenset({"ssh"})
 _PREFIXES = frozenset({"sudo", "env", "nohup", "exec", "command", "time", "nice", "doas"})
 _SEPARATORS = re.compile(r"[;&|\n()]")
+_RUNS_AGAIN = re.compile("|".join(sorted(_EVAL | _SHELLS | _REMOTE)))
 
 
 def _command_of(line: str) -> str | None:
@@ -315,6 +353,14 @@ def _run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
     for *this* shell, and then read as code by the next one. Sometimes that is the tool's
     purpose, so it is a warning, not an error.
     """
+    # A command is made of the text between tags (section tags add nothing to it), so a
+    # body whose text names none of those commands anywhere needs no closer look.
+    if not at_top or not _RUNS_AGAIN.search("".join(t.value for t in tokens if t.kind == "text")):
+        return []
+    return _scan_run_again(tokens, at_top)
+
+
+def _scan_run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
     found: list[BodyProblem] = []
     line = ""  # the current simple command, placeholders as NUL
     for token in tokens:

@@ -23,7 +23,7 @@ from ._frontmatter import BOM, Split, split_frontmatter
 from ._lint import BodyProblem, lint
 from ._prepare import Found, Prepared, prepare
 from ._schema import input_schema, value_problems
-from ._template import Template, parse, tokenize
+from ._template import Template, check, tokenize
 
 __all__ = ["MAX_BODY_PROBLEMS", "MAX_FILE_BYTES", "load_markdown"]
 
@@ -169,7 +169,7 @@ def _body_problems(
 ) -> tuple[Template, list[BodyProblem]]:
     body = split.body
     tokens = tokenize(body)
-    template, found = parse(body, tokens)
+    template, found = check(body, tokens)
     problems: list[BodyProblem] = [(offset, message, "error") for offset, message in found]
     declared = None if prepared.parameters_unknown else prepared.declared
     problems.extend(lint(tokens, params, declared))

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, TypeAlias
 
 from ._quote import is_truthy, render_value
 
-__all__ = ["Node", "Section", "Template", "Token", "Var", "parse", "render", "tokenize"]
+__all__ = ["Node", "Section", "Template", "Token", "Var", "check", "parse", "render", "tokenize"]
 
 _WS = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*"
 _NAME = "[A-Za-z_][A-Za-z0-9_]*"
@@ -130,6 +130,34 @@ def tag_text(token: Token) -> str:
     return "{{" + (sigil or " ") + token.value + " }}"
 
 
+def _nested(token: Token) -> str:
+    return (
+        f"section {tag_text(token)} stands inside another section named "
+        f'"{token.value}"; Nanocoder would close it at the first '
+        f"{{{{/ {token.value} }}}}. Merge the two sections or rename one"
+    )
+
+
+def _stray(token: Token) -> str:
+    return (
+        f"{tag_text(token)} closes no section; remove it or add {{{{# {token.value} }}}} before it"
+    )
+
+
+def _crossed(token: Token, open_token: Token) -> str:
+    return (
+        f"{tag_text(token)} does not close {tag_text(open_token)} (opened before "
+        f"it); close sections in the reverse order of opening them"
+    )
+
+
+def _unclosed(token: Token) -> str:
+    return (
+        f"section {tag_text(token)} is never closed; add {{{{/ {token.value} }}}} "
+        "where it should end"
+    )
+
+
 def parse(source: str, tokens: list[Token]) -> tuple[Template, list[tuple[int, str]]]:
     """Build the tree; also return structure problems as ``(offset, message)``.
 
@@ -149,37 +177,51 @@ def parse(source: str, tokens: list[Token]) -> tuple[Template, list[tuple[int, s
             current.append(Var(token.value))
         elif kind in ("open", "invert"):
             if any(open_token.value == token.value for open_token, _ in stack):
-                problems.append((token.start, (
-                    f"section {tag_text(token)} stands inside another section named "
-                    f'"{token.value}"; Nanocoder would close it at the first '
-                    f"{{{{/ {token.value} }}}}. Merge the two sections or rename one"
-                )))  # fmt: skip
+                problems.append((token.start, _nested(token)))
             stack.append((token, current))
             current = []
         elif not stack:
-            problems.append((token.start, (
-                f"{tag_text(token)} closes no section; remove it or add "
-                f"{{{{# {token.value} }}}} before it"
-            )))  # fmt: skip
+            problems.append((token.start, _stray(token)))
         else:
             open_token, parent = stack[-1]
             if open_token.value != token.value:
-                problems.append((token.start, (
-                    f"{tag_text(token)} does not close {tag_text(open_token)} (opened before "
-                    f"it); close sections in the reverse order of opening them"
-                )))  # fmt: skip
+                problems.append((token.start, _crossed(token, open_token)))
                 continue
             stack.pop()
             parent.append(Section(token.value, open_token.kind == "invert", tuple(current)))
             current = parent
     for open_token, _ in stack:
-        problems.append((open_token.start, (
-            f"section {tag_text(open_token)} is never closed; add {{{{/ {open_token.value} }}}} "
-            "where it should end"
-        )))  # fmt: skip
+        problems.append((open_token.start, _unclosed(open_token)))
     if stack:
         current = stack[0][1]
     return Template(source=source, nodes=tuple(current)), problems
+
+
+def check(source: str, tokens: list[Token]) -> tuple[Template, list[tuple[int, str]]]:
+    """What :func:`parse` returns, with the tree left to be built on first render.
+
+    Loading needs only the structure problems; most loaded tools are never called, so
+    building their trees would be wasted (the tests hold both functions to the same
+    problems).
+    """
+    problems: list[tuple[int, str]] = []
+    stack: list[Token] = []
+    for token in tokens:
+        kind = token.kind
+        if kind == "text" or kind == "var":
+            continue
+        if kind != "close":
+            if any(open_token.value == token.value for open_token in stack):
+                problems.append((token.start, _nested(token)))
+            stack.append(token)
+        elif not stack:
+            problems.append((token.start, _stray(token)))
+        elif stack[-1].value != token.value:
+            problems.append((token.start, _crossed(token, stack[-1])))
+        else:
+            stack.pop()
+    problems.extend((open_token.start, _unclosed(open_token)) for open_token in stack)
+    return Template(source), problems
 
 
 def _render_into(
