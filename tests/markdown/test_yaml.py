@@ -64,6 +64,16 @@ def test_core_schema_scalars(text: str, value: object) -> None:
     loaded = load(f"k: {text}")
     assert loaded == {"k": value}
     assert type(loaded["k"]) is type(value)
+    # The same wherever the scalar stands: an item, a key, a nested value, the document.
+    for found in (
+        load(f"- {text}")[0],
+        load(f"- - x\n  - {text}")[0][1],
+        load(f"a:\n  b: {text}")["a"]["b"],
+        load(text),
+        *(load(f"{text}: v") if text else {None: 0}),
+    ):
+        assert found == value or (value is None and found is None)
+        assert type(found) is type(value)
 
 
 def test_special_floats() -> None:

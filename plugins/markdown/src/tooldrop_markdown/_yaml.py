@@ -144,10 +144,19 @@ class CoreLoader(_Base):  # type: ignore[misc]  # the base is chosen at import t
             return STR
         return SEQ if kind is SequenceNode else MAP
 
+    # The composer calls these two around every node, for PyYAML's path resolvers; our
+    # ``resolve`` reads no paths, so they need not keep any.
+    def descend_resolver(self, current_node: Node | None, current_index: Any) -> None:
+        pass
+
+    def ascend_resolver(self) -> None:
+        pass
+
     def construct_document(self, node: Node) -> Any:
         # Containers are remembered by node: an alias gives the same object, as in PyYAML,
         # and a container met again while it is being built is an alias loop. Scalars are
-        # immutable, so an alias to one may simply be built again.
+        # immutable, so an alias to one may simply be built again. Scalars (most nodes) are
+        # built inline rather than by a call each.
         built: dict[int, Any] = {}
         active: set[int] = set()
 
@@ -164,18 +173,31 @@ class CoreLoader(_Base):  # type: ignore[misc]  # the base is chosen at import t
             if node.__class__ is SequenceNode:
                 if node.tag != SEQ:
                     raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
-                value = [build(child) for child in node.value]
+                value = [
+                    (child.value if child.tag == STR else _scalar(child))
+                    if child.__class__ is ScalarNode
+                    else build(child)
+                    for child in node.value
+                ]
             else:
                 if node.tag != MAP:
                     raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
                 value = {}
                 for key_node, value_node in node.value:
-                    name = build(key_node)
-                    if name.__class__ is dict or name.__class__ is list:
-                        raise _BuildError("a mapping key must be a plain value", key_node)
+                    if key_node.__class__ is ScalarNode:
+                        name = key_node.value if key_node.tag == STR else _scalar(key_node)
+                    else:
+                        name = build(key_node)
+                        if name.__class__ is dict or name.__class__ is list:
+                            raise _BuildError("a mapping key must be a plain value", key_node)
                     if name in value:
                         raise _duplicate(node, key_node, name)
-                    value[name] = build(value_node)
+                    if value_node.__class__ is ScalarNode:
+                        value[name] = (
+                            value_node.value if value_node.tag == STR else _scalar(value_node)
+                        )
+                    else:
+                        value[name] = build(value_node)
             active.discard(key)
             built[key] = value
             return value
@@ -222,7 +244,8 @@ def load(text: str, first_line: int = 1) -> Any:
     """
     loader = CoreLoader(text)
     try:
-        return loader.get_single_data()
+        node = loader.get_single_node()
+        return None if node is None else loader.construct_document(node)
     except _BuildError as exc:
         line = exc.node.start_mark.line + first_line
         if exc.first is not None:
