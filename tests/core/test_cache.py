@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import time
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 import pytest
 
@@ -209,3 +211,99 @@ def test_an_edited_module_of_a_loader_voids_the_cache(tmp_path, monkeypatch):
     assert fingerprint([("p", "1.1", plugin)]) != before
     sys.modules.pop("pkg_under_edit.plugin")
     sys.modules.pop("pkg_under_edit")
+
+
+def test_a_cached_result_is_the_result_the_loader_gave(host_for, loader, tools):
+    broken = tools / "bad.json"
+    broken.write_text("{nope")
+    old = time.time() - 60
+    os.utime(broken, (old, old))
+    cold = host_for(cache=False)
+    cold_tools, cold_problems = cold.all_tools(), cold.problems()
+    host_for().all_tools()  # fills the cache
+    loader.loaded.clear()
+    warm = host_for()
+    assert warm.all_tools() == cold_tools
+    assert warm.problems() == cold_problems
+    assert loader.loaded == []
+    for spec in warm.all_tools():
+        assert type(spec.origin.path) is type(tools)
+        assert str(spec.origin.path) == str(tools / f"t{spec.name[-1]}.json")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        PurePosixPath("/"),
+        PurePosixPath("/a"),
+        PurePosixPath("//a/b"),
+        PurePosixPath("a/b/c.md"),
+        PurePosixPath("."),
+        PurePosixPath("a"),
+        PurePosixPath("/a/b/.."),
+        PureWindowsPath("C:/tools/x.md"),
+        PureWindowsPath("C:x.md"),
+        PureWindowsPath("C:"),
+        PureWindowsPath("//server/share/x.md"),
+        PureWindowsPath("//server/share/"),
+        Path.cwd() / "tools" / "x.md",
+    ],
+    ids=str,
+)
+def test_paths_come_back_equal_and_of_their_type(path):
+    from tooldrop import LoadResult, Origin, Problem, ToolSpec
+    from tooldrop._cache import _Pickler
+
+    spec = ToolSpec(
+        name="t",
+        description="d",
+        input_schema={"type": "object"},
+        origin=Origin(source="s", scope="project", path=Path("/x/t.md"), line=1),
+        runner="r",
+        payload=[path],
+    )
+    result = LoadResult(tools=[spec], problems=[Problem(message="m", path="/x/t.md")])
+    buffer = io.BytesIO()
+    _Pickler(buffer).dump({"p": path, "r": result, "again": path.parent})
+    back = pickle.loads(buffer.getvalue())
+    assert back["p"] == path and type(back["p"]) is type(path) and str(back["p"]) == str(path)
+    assert back["again"] == path.parent
+    assert back["r"] == result
+    assert back["r"].tools[0].origin.path == Path("/x/t.md")
+
+
+def test_a_cache_written_for_other_model_fields_is_ignored(host_for, loader, tools, monkeypatch):
+    host_for().all_tools()
+    monkeypatch.setattr(tooldrop._cache, "_LAYOUT", "ToolSpec(name,description)")
+    loader.loaded.clear()
+    host_for().all_tools()
+    assert len(loader.loaded) == 3
+
+
+class _Mismatched:
+    """Unpickles as a LoadResult restored from too few stored fields."""
+
+    def __reduce__(self):
+        from tooldrop import LoadResult
+
+        return tooldrop._cache._restore, (LoadResult, ((),))
+
+
+class _Foreign:
+    """Unpickles through the restore helper with a class it does not restore."""
+
+    def __reduce__(self):
+        return tooldrop._cache._restore, (dict, ())
+
+
+@pytest.mark.parametrize("junk", [_Mismatched(), _Foreign()], ids=["fields", "class"])
+def test_stored_objects_that_do_not_fit_void_the_cache(host_for, loader, tools, junk):
+    host_for().all_tools()
+    [file] = cache_files(host_for())
+    data = pickle.loads(file.read_bytes())
+    entry = data["entries"]["t0.json"]
+    data["entries"]["t0.json"] = (entry[0], entry[1], junk)
+    file.write_bytes(pickle.dumps(data))
+    loader.loaded.clear()
+    assert len(host_for().all_tools()) == 3
+    assert loader.loaded == ["t0.json", "t1.json", "t2.json"]

@@ -24,20 +24,26 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import inspect
+import operator
 import os
 import pickle
 import stat
 import sys
 import time
-from pathlib import Path
-from typing import Any
+import types
+from collections.abc import Callable
+from itertools import repeat
+from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
+from typing import IO, Any
 
-from ._model import LoadResult
+import attrs
+
+from ._model import LoadResult, Origin, Problem, ToolSpec
 
 __all__ = ["DirCache", "cache_file", "fingerprint"]
 
 #: Bump when the cache's layout changes.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 #: Files modified this close to being cached are not cached (filesystem timestamp tick).
 RACY_WINDOW_NS = 2_000_000_000
 
@@ -46,6 +52,68 @@ Signature = tuple[int, int, int, int]
 
 def signature(st: os.stat_result) -> Signature:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+# -- how results are stored ---------------------------------------------------------------
+#
+# A warm discovery unpickles every tool, so the stored form is made cheap to load:
+#
+# - the model's frozen attrs classes are stored as their field values in order and restored
+#   by setting their slots directly (what attrs' own ``__setstate__`` does, without a dict
+#   per object and a Python loop over names; the values were converted and validated when
+#   the object was made); the field names are part of the fingerprint, so a cache written
+#   by a core with other fields is never read;
+# - a path is stored as its directory and its name and restored with ``joinpath``: the
+#   directory is one shared object, so its parts are parsed once per cache rather than
+#   once per file (rebuilding a pickled ``PosixPath`` parses the whole path again).
+
+
+_Slots = tuple[tuple[str, ...], tuple[Callable[[Any, Any], None], ...]]
+
+
+def _slots(cls: type) -> _Slots:
+    names = tuple(a.name for a in attrs.fields(cls))
+    slots = [cls.__dict__.get(name) for name in names]
+    if not all(isinstance(slot, types.MemberDescriptorType) for slot in slots):
+        raise TypeError(f"{cls.__name__} is not a slotted attrs class")  # pragma: no cover
+    return names, tuple(slot.__set__ for slot in slots)  # type: ignore[union-attr]  # checked
+
+
+_FIELDS: dict[type, _Slots] = {cls: _slots(cls) for cls in (LoadResult, ToolSpec, Origin, Problem)}
+_LAYOUT = ";".join(f"{cls.__name__}({','.join(names)})" for cls, (names, _) in _FIELDS.items())
+_PATHS = frozenset({type(Path()), PurePosixPath, PureWindowsPath})
+
+
+def _restore(cls: type, values: tuple[Any, ...]) -> Any:
+    """One of the model's objects from its stored field values (see above)."""
+    setters = _FIELDS[cls][1]  # any other class: KeyError, and the cache is ignored
+    if len(values) != len(setters):
+        raise ValueError("stored fields do not match the class")
+    obj: Any = object.__new__(cls)
+    # setter(obj, value) for each field, looped in C: operator.call is new in Python 3.11
+    # (the oldest we support); the setters return None, so any() runs them all.
+    any(map(operator.call, setters, repeat(obj), values))
+    return obj
+
+
+class _Pickler(pickle.Pickler):
+    """Stores the model's objects and paths in the forms above; everything else as usual."""
+
+    def __init__(self, file: IO[bytes]) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.dirs: dict[tuple[type, str], PurePath] = {}
+
+    def reducer_override(self, obj: Any) -> Any:
+        cls = type(obj)
+        fields = _FIELDS.get(cls)
+        if fields is not None:
+            return _restore, (cls, tuple([getattr(obj, name) for name in fields[0]]))
+        if cls in _PATHS and obj.name:
+            parent = obj.parent
+            parent = self.dirs.setdefault((cls, str(parent)), parent)
+            if str(parent.joinpath(obj.name)) == str(obj):
+                return PurePath.joinpath, (parent, obj.name)
+        return NotImplemented
 
 
 def _source_stamp(obj: object) -> str:
@@ -72,7 +140,12 @@ def fingerprint(plugins: list[tuple[str, str | None, object]]) -> str:
 
     :param plugins: ``(name, version, plugin object)`` of every plugin that loads files.
     """
-    parts = [f"format={CACHE_FORMAT}", f"python={sys.version}", f"pickle={pickle.HIGHEST_PROTOCOL}"]
+    parts = [
+        f"format={CACHE_FORMAT}",
+        f"python={sys.version}",
+        f"pickle={pickle.HIGHEST_PROTOCOL}",
+        f"model={_LAYOUT}",
+    ]
     for name, version, plugin in sorted(plugins, key=lambda p: p[0]):
         parts.append(f"{name}={version}@{_source_stamp(plugin)}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
@@ -166,7 +239,7 @@ class DirCache:
             self.file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             fd, tmp = tempfile.mkstemp(prefix=".discovery.", dir=self.file.parent)  # mode 0600
             with os.fdopen(fd, "wb") as handle:
-                pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                _Pickler(handle).dump(data)
             Path(tmp).replace(self.file)
         except Exception:  # noqa: BLE001 - a cache that cannot be written only costs speed.
             if tmp is not None:
