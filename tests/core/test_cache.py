@@ -307,3 +307,22 @@ def test_stored_objects_that_do_not_fit_void_the_cache(host_for, loader, tools, 
     loader.loaded.clear()
     assert len(host_for().all_tools()) == 3
     assert loader.loaded == ["t0.json", "t1.json", "t2.json"]
+
+
+@pytest.mark.parametrize("was_enabled", [True, False])
+@pytest.mark.parametrize("damaged", [False, True])
+def test_loading_the_cache_leaves_the_cyclic_gc_as_it_was(host_for, tools, was_enabled, damaged):
+    # The GC is paused while the cache is unpickled (it would only walk the new objects
+    # again and again); the application's own setting is kept, whatever happens.
+    import gc
+
+    host_for().all_tools()
+    if damaged:
+        [file] = cache_files(host_for())
+        file.write_bytes(file.read_bytes()[:-30])
+    (gc.enable if was_enabled else gc.disable)()
+    try:
+        assert len(host_for().all_tools()) == 3
+        assert gc.isenabled() is was_enabled
+    finally:
+        gc.enable()

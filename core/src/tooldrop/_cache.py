@@ -22,6 +22,7 @@ truncated or corrupt file, or an unexpected shape, is ignored and rewritten, nev
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import inspect
 import operator
@@ -94,6 +95,20 @@ def _restore(cls: type, values: tuple[Any, ...]) -> Any:
     # (the oldest we support); the setters return None, so any() runs them all.
     any(map(operator.call, setters, repeat(obj), values))
     return obj
+
+
+def _load(handle: IO[bytes]) -> Any:
+    # Unpickling makes a few objects per field of every tool and no garbage, so the cyclic
+    # GC, which runs every few hundred new objects, would only walk the growing heap again
+    # and again: with it paused, 10,000 tools load in 130 ms instead of 230-300 ms. (Paused
+    # for the load alone: the rest of discovery makes garbage with cycles.)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.load(handle)  # noqa: S301 - our own file; see the module docstring.
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class _Pickler(pickle.Pickler):
@@ -179,7 +194,7 @@ class DirCache:
                     and _owned_and_private(self.file.parent, self.file.parent.stat())
                 ):
                     return {}
-                data = pickle.load(handle)  # noqa: S301 - our own file; see the module docstring.
+                data = _load(handle)
         except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: start afresh.
             return {}
         if (
