@@ -144,3 +144,22 @@ def test_a_scalar_or_list_root_loads_as_is() -> None:
     assert load("- 1") == [1]
     assert load("hello") == "hello"
     assert load("") is None
+
+
+def test_loading_leaves_no_reference_cycles() -> None:
+    # Discovery loads thousands of frontmatters; garbage that only the cyclic GC can free
+    # would hold every mapping and list each one built until the next collection.
+    import gc
+
+    text = "a: &x [1, {b: 2}]\nb: *x\nc: {d: [e, f]}\n"
+    load(text)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(3):
+            load(text)
+        gc.collect()
+        assert gc.garbage == []
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()

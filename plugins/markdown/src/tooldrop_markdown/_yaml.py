@@ -153,56 +153,65 @@ class CoreLoader(_Base):  # type: ignore[misc]  # the base is chosen at import t
         pass
 
     def construct_document(self, node: Node) -> Any:
-        # Containers are remembered by node: an alias gives the same object, as in PyYAML,
-        # and a container met again while it is being built is an alias loop. Scalars are
-        # immutable, so an alias to one may simply be built again. Scalars (most nodes) are
-        # built inline rather than by a call each.
-        built: dict[int, Any] = {}
-        active: set[int] = set()
+        return _Builder().build(node)
 
-        def build(node: Node) -> Any:
-            if node.__class__ is ScalarNode:
-                return node.value if node.tag == STR else _scalar(node)
-            key = id(node)
-            if key in built:
-                return built[key]
-            if key in active:
-                raise _BuildError("an alias refers to a value that contains it", node)
-            active.add(key)
-            value: Any
-            if node.__class__ is SequenceNode:
-                if node.tag != SEQ:
-                    raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
-                value = [
-                    (child.value if child.tag == STR else _scalar(child))
-                    if child.__class__ is ScalarNode
-                    else build(child)
-                    for child in node.value
-                ]
-            else:
-                if node.tag != MAP:
-                    raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
-                value = {}
-                for key_node, value_node in node.value:
-                    if key_node.__class__ is ScalarNode:
-                        name = key_node.value if key_node.tag == STR else _scalar(key_node)
-                    else:
-                        name = build(key_node)
-                        if name.__class__ is dict or name.__class__ is list:
-                            raise _BuildError("a mapping key must be a plain value", key_node)
-                    if name in value:
-                        raise _duplicate(node, key_node, name)
-                    if value_node.__class__ is ScalarNode:
-                        value[name] = (
-                            value_node.value if value_node.tag == STR else _scalar(value_node)
-                        )
-                    else:
-                        value[name] = build(value_node)
-            active.discard(key)
-            built[key] = value
-            return value
 
-        return build(node)
+class _Builder:
+    """Python values from a node tree.
+
+    Containers are remembered by node: an alias gives the same object, as in PyYAML, and a
+    container met again while it is being built is an alias loop. Scalars are immutable, so
+    an alias to one may simply be built again. Scalars (most nodes) are built inline rather
+    than by a call each. (A method, not a closure: a recursive closure refers to itself, and
+    each frontmatter would leave a reference cycle for the cyclic GC to find.)
+    """
+
+    __slots__ = ("active", "built")
+
+    def __init__(self) -> None:
+        self.built: dict[int, Any] = {}
+        self.active: set[int] = set()
+
+    def build(self, node: Node) -> Any:
+        if node.__class__ is ScalarNode:
+            return node.value if node.tag == STR else _scalar(node)
+        key = id(node)
+        built = self.built
+        if key in built:
+            return built[key]
+        if key in self.active:
+            raise _BuildError("an alias refers to a value that contains it", node)
+        self.active.add(key)
+        value: Any
+        if node.__class__ is SequenceNode:
+            if node.tag != SEQ:
+                raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
+            value = [
+                (child.value if child.tag == STR else _scalar(child))
+                if child.__class__ is ScalarNode
+                else self.build(child)
+                for child in node.value
+            ]
+        else:
+            if node.tag != MAP:
+                raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
+            value = {}
+            for key_node, value_node in node.value:
+                if key_node.__class__ is ScalarNode:
+                    name = key_node.value if key_node.tag == STR else _scalar(key_node)
+                else:
+                    name = self.build(key_node)
+                    if name.__class__ is dict or name.__class__ is list:
+                        raise _BuildError("a mapping key must be a plain value", key_node)
+                if name in value:
+                    raise _duplicate(node, key_node, name)
+                if value_node.__class__ is ScalarNode:
+                    value[name] = value_node.value if value_node.tag == STR else _scalar(value_node)
+                else:
+                    value[name] = self.build(value_node)
+        self.active.discard(key)
+        built[key] = value
+        return value
 
 
 def _duplicate(mapping: Node, key_node: Node, name: Hashable) -> _BuildError:
