@@ -302,7 +302,7 @@ def test_stored_objects_that_do_not_fit_void_the_cache(host_for, loader, tools, 
     [file] = cache_files(host_for())
     data = pickle.loads(file.read_bytes())
     entry = data["entries"]["t0.json"]
-    data["entries"]["t0.json"] = (entry[0], entry[1], junk)
+    data["entries"]["t0.json"] = (*entry[:5], junk)
     file.write_bytes(pickle.dumps(data))
     loader.loaded.clear()
     assert len(host_for().all_tools()) == 3
@@ -326,3 +326,24 @@ def test_loading_the_cache_leaves_the_cyclic_gc_as_it_was(host_for, tools, was_e
         assert gc.isenabled() is was_enabled
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize(
+    "junk",
+    ["junk", (1, 2, 3), ("a", "b", "c", "d", "e", "f"), None],
+    ids=["text", "short", "no-result", "none"],
+)
+def test_an_entry_that_is_not_ours_is_ignored_alone(host_for, loader, tools, junk):
+    host_for().all_tools()
+    [file] = cache_files(host_for())
+    data = pickle.loads(file.read_bytes())
+    data["entries"]["t1.json"] = junk
+    data["entries"][("not", "a", "name")] = junk
+    file.write_bytes(pickle.dumps(data))
+    loader.loaded.clear()
+    assert [s.name for s in host_for().all_tools()] == ["tool_0", "tool_1", "tool_2"]
+    assert loader.loaded == ["t1.json"]
+    loader.loaded.clear()
+    host_for().all_tools()
+    assert loader.loaded == []
+    assert sorted(pickle.loads(file.read_bytes())["entries"]) == ["t0.json", "t1.json", "t2.json"]

@@ -44,11 +44,13 @@ from ._model import LoadResult, Origin, Problem, ToolSpec
 __all__ = ["DirCache", "cache_file", "fingerprint"]
 
 #: Bump when the cache's layout changes.
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 #: Files modified this close to being cached are not cached (filesystem timestamp tick).
 RACY_WINDOW_NS = 2_000_000_000
 
 Signature = tuple[int, int, int, int]
+#: A file's entry: its signature, when it was cached (ns), and its load result.
+Entry = tuple[int, int, int, int, int, LoadResult]
 
 
 def signature(st: os.stat_result) -> Signature:
@@ -180,11 +182,11 @@ class DirCache:
     def __init__(self, file: Path, fingerprint: str) -> None:
         self.file = file
         self.fingerprint = fingerprint
-        self._entries: dict[str, tuple[Signature, int, LoadResult]] = self._read()
+        self._entries: dict[str, Entry] = self._read()
         self._seen: set[str] = set()
         self._dirty = False
 
-    def _read(self) -> dict[str, tuple[Signature, int, LoadResult]]:
+    def _read(self) -> dict[str, Entry]:
         try:
             with self.file.open("rb") as handle:
                 st = os.fstat(handle.fileno())
@@ -204,23 +206,23 @@ class DirCache:
             or not isinstance(data.get("entries"), dict)
         ):
             return {}
-        entries: dict[str, Any] = data["entries"]
-        return {
-            name: entry
-            for name, entry in entries.items()
-            if isinstance(name, str)
-            and isinstance(entry, tuple)
-            and len(entry) == 3
-            and isinstance(entry[2], LoadResult)
-        }
+        # Each entry is checked when it is used (get), not all of them here; entries that
+        # are never used (not file names) are dropped when the cache is saved.
+        entries: dict[str, Entry] = data["entries"]
+        return entries
 
     def get(self, name: str, st: os.stat_result) -> LoadResult | None:
         """The cached result for file ``name`` if it is unchanged since, else ``None``."""
         self._seen.add(name)
-        entry = self._entries.get(name)
-        if entry is None or entry[0] != signature(st):
+        entry: Any = self._entries.get(name)
+        if entry is None:
             return None
-        return entry[2]
+        if not (isinstance(entry, tuple) and len(entry) == 6 and isinstance(entry[5], LoadResult)):
+            del self._entries[name]  # not an entry we wrote: as if there were none
+            return None
+        if entry[:4] != (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino):
+            return None
+        return entry[5]
 
     def put(self, name: str, before: os.stat_result, path: Path, result: LoadResult) -> None:
         """Remember ``result`` for ``name`` when the file stood still while it was loaded."""
@@ -236,7 +238,7 @@ class DirCache:
             self._entries.pop(name, None)  # changing, or too fresh to tell: parse it next time
             self._dirty = True
             return
-        self._entries[name] = (signature(after), now, result)
+        self._entries[name] = (*signature(after), now, result)
         self._dirty = True
 
     def save(self) -> None:

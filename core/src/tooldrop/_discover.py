@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Iterator
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
     from ._host import ToolHost
 
 __all__ = ["discover", "load_paths"]
+
+
+_NAME = attrgetter("name")
 
 
 def _describe(exc: BaseException) -> str:
@@ -57,7 +61,7 @@ def _scan_dir(
     """
     try:
         with os.scandir(tool_dir.path) as it:
-            entries = sorted(it, key=lambda entry: entry.name)
+            entries = sorted(it, key=_NAME)
     except (FileNotFoundError, NotADirectoryError):
         return  # no tools directory is the normal case, not an error
     except OSError as exc:
@@ -114,13 +118,11 @@ def _plugin_tools(host: ToolHost) -> Iterator[tuple[ToolSpec | None, Problem | N
                 yield None, Problem(field=f"plugin {plugin}", message=_describe(exc))
 
 
-def _validate(host: ToolHost, spec: ToolSpec) -> tuple[bool, list[Problem]]:
+def _validate(host: ToolHost, spec: ToolSpec, hook: Any) -> tuple[bool, list[Problem]]:
+    """Ask every ``tooldrop_validate_spec`` (``hook``, looked up once per scan)."""
     try:
-        found = [
-            p
-            for group in host.hook.tooldrop_validate_spec(spec=spec, host=host)
-            for p in group or ()
-        ]
+        groups = hook(spec=spec, host=host)
+        found = [p for group in groups for p in group or ()]
     except Exception as exc:  # noqa: BLE001 - a failing linter is reported, the tool still checked.
         where = spec.origin
         found = [
@@ -128,7 +130,7 @@ def _validate(host: ToolHost, spec: ToolSpec) -> tuple[bool, list[Problem]]:
                 path=where.path, line=where.line, message=f"validate_spec failed: {_describe(exc)}"
             )
         ]
-    return not any(p.severity == "error" for p in found), found
+    return not (found and any(p.severity == "error" for p in found)), found
 
 
 class _Collector:
@@ -140,16 +142,21 @@ class _Collector:
             reserved=host.reserved_names, disabled=host.disabled_tools, prefixes=host.name_prefixes
         )
         self.problems: list[Problem] = []
+        # The hook's caller stays the same object while plugins come and go.
+        self.validate = host.hook.tooldrop_validate_spec
 
     def admit(self, specs: Iterable[ToolSpec]) -> None:
         for spec in specs:
-            ok, found = _validate(self.host, spec)
-            self.problems.extend(found)
+            ok, found = _validate(self.host, spec, self.validate)
+            if found:
+                self.problems.extend(found)
             if ok:
-                self.registry.add(spec)
+                registry = self.registry
+                registry.add(spec)
                 # Keep problems in load order: a duplicate is reported beside its file's errors.
-                self.problems.extend(self.registry.problems)
-                self.registry.problems.clear()
+                if registry.problems:
+                    self.problems.extend(registry.problems)
+                    registry.problems.clear()
 
 
 def discover(host: ToolHost, last_good: dict[str, LoadResult]) -> tuple[Registry, list[Problem]]:
@@ -171,8 +178,10 @@ def _discover(host: ToolHost, last_good: dict[str, LoadResult]) -> tuple[Registr
 
     for tool_dir in _ordered_dirs(host):
         for path, result in _scan_dir(host, tool_dir, use_cache=True):
-            collector.problems.extend(result.problems)
-            failed = any(p.severity == "error" for p in result.problems)
+            failed = False
+            if result.problems:
+                collector.problems.extend(result.problems)
+                failed = any(p.severity == "error" for p in result.problems)
             if result.tools:
                 last_good[path] = result
             elif failed and path in last_good:

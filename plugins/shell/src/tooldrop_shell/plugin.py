@@ -6,6 +6,8 @@ such tools at load time (forbidden ``env:`` names, unknown ``shell:``). See DESI
 
 from __future__ import annotations
 
+import functools
+
 from tooldrop import Problem, ToolCall, ToolHost, ToolResult, ToolSpec, hookimpl
 
 from ._capture import output_text, stopped_text
@@ -64,6 +66,10 @@ def tooldrop_execute(call: ToolCall, host: ToolHost) -> ToolResult | None:
     return run_call(call, host)
 
 
+# Every discovery asks this for every tool, and tools set the same few names: remembered.
+_env_name_problem = functools.lru_cache(maxsize=1024)(env_name_problem)
+
+
 @hookimpl
 def tooldrop_validate_spec(spec: ToolSpec, host: ToolHost) -> list[Problem] | None:
     """Refuse, at load time, shell tools that set a forbidden variable or name no known shell.
@@ -77,7 +83,7 @@ def tooldrop_validate_spec(spec: ToolSpec, host: ToolHost) -> list[Problem] | No
     problems = [
         Problem(path=path, line=line, field=f"env.{name}", message=message)
         for name in spec.env
-        if (message := env_name_problem(name)) is not None
+        if (message := _env_name_problem(name)) is not None
     ]
     if spec.shell is not None and spec.shell not in SHELLS:
         message = f'unknown shell "{spec.shell}" (expected one of: {", ".join(SHELLS)})'
