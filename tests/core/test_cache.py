@@ -347,3 +347,20 @@ def test_an_entry_that_is_not_ours_is_ignored_alone(host_for, loader, tools, jun
     host_for().all_tools()
     assert loader.loaded == []
     assert sorted(pickle.loads(file.read_bytes())["entries"]) == ["t0.json", "t1.json", "t2.json"]
+
+
+def test_objects_the_application_froze_stay_frozen(host_for, tools):
+    # Loaded tools are moved to the oldest GC generation with freeze/unfreeze, which would
+    # also thaw what the application itself froze (say, before forking workers).
+    import gc
+
+    host_for().all_tools()
+    gc.freeze()
+    try:
+        assert gc.get_freeze_count() > 0
+        assert len(host_for().all_tools()) == 3
+        assert gc.get_freeze_count() > 0  # thawing would have emptied it
+    finally:
+        gc.unfreeze()
+    assert len(host_for().all_tools()) == 3
+    assert gc.get_freeze_count() == 0
