@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import pickle
+import sys
 import time
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
@@ -364,3 +365,35 @@ def test_objects_the_application_froze_stay_frozen(host_for, tools):
         gc.unfreeze()
     assert len(host_for().all_tools()) == 3
     assert gc.get_freeze_count() == 0
+
+
+NAMES = ["x.md", "a b", "..", "...", ".x", "x.", "é😀", "a\\b", "C:x", "-", " ", "a\0b", "x" * 300]
+
+
+@pytest.mark.parametrize("name", [*NAMES, ".", "", "a/b", "/abs", "a//", "./x"], ids=repr)
+@pytest.mark.parametrize(
+    "parent",
+    [Path("/tmp/tools"), Path("/"), Path("//net"), Path("rel/dir"), Path(), PurePosixPath("/p")],
+    ids=str,
+)
+def test_joined_paths_are_joinpath_on_every_python(parent, name):
+    # Python 3.11 joins without parsing the parent again; both ways give joinpath's path.
+    from tooldrop._cache import _joined_path, _joined_path_311, joined_path
+
+    expected = parent.joinpath(name)
+    for join in (_joined_path, _joined_path_311, joined_path):
+        if join is _joined_path_311 and sys.version_info >= (3, 12):
+            continue  # its private helper is gone; joined_path is _joined_path there
+        made = join(parent, name)
+        assert made == expected
+        assert type(made) is type(expected)
+        assert str(made) == str(expected)
+        assert made.parts == expected.parts
+        assert made.parent == expected.parent and made.name == expected.name
+        assert hash(made) == hash(expected)
+
+
+def test_the_scan_gives_loaders_the_path_of_each_entry(host_for, tools):
+    host = host_for(cache=False)
+    paths = {s.origin.path for s in host.all_tools()}
+    assert paths == {Path(entry.path) for entry in os.scandir(tools)}
