@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tooldrop_markdown._fields import ABSENT
 
 from .conftest import frontmatter
+
+
+class _SubStr(str):
+    """A str subclass: the hooks' fast type test must not treat it differently."""
 
 
 def errors(result) -> list[tuple[str, str]]:
@@ -402,3 +410,46 @@ def test_env_names_must_be_valid(load, name) -> None:
     result = load(frontmatter("echo", extra=f"env:\n  {name}: y\n"))
     assert result.tools == ()
     assert "is not a valid environment variable name" in result.problems[0].message
+
+
+VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**6), max_value=10**6),
+    st.floats(),
+    st.sampled_from(["", "x", "string", "never", "bash", "yes", "42", " d ", "cmd.exe"]),
+    st.text(max_size=5),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+    st.sampled_from([ABSENT, _SubStr("never"), _SubStr("string")]),
+)
+
+
+def _outcome(structure, value):
+    try:
+        result = structure(value, object)
+    except Exception as exc:  # noqa: BLE001 - compared, not swallowed
+        return ("error", type(exc), str(exc))
+    return ("ok", type(result), result if result == result else "nan")
+
+
+@given(value=VALUES)
+def test_each_hook_gives_what_its_rule_gives(value: object) -> None:
+    # The hooks let the usual value through after one type test (and give the set's own
+    # string for a choice); for any value they must do exactly what the rule does.
+    from tooldrop_markdown import _fields as f
+
+    pairs = [
+        (f._text_hook("cwd"), lambda v, _: f._text(v, "cwd")),
+        (f._boolean_hook("required"), lambda v, _: f._boolean(v, "required")),
+        (f._integer_hook("minLength"), lambda v, _: f._integer(v, "minLength")),
+        (f._finite_hook("min"), lambda v, _: f._finite(v, "min")),
+        (f._choice_hook("m", f.APPROVALS), lambda v, _: f._choice(v, "m", f.APPROVALS)),
+        (f._param_type_hook, f._param_type),
+        (f._timeout_hook, f._timeout),
+    ]
+    for hook, rule in pairs:
+        assert _outcome(hook, value) == _outcome(rule, value)
+    kind = _outcome(f._param_type_hook, value)
+    if kind[0] == "ok" and type(value) is str:
+        assert any(kind[2] is option for option in f.PARAM_TYPES)

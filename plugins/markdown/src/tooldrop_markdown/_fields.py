@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any, Literal
 
 from attrs import Factory, frozen
@@ -223,6 +224,72 @@ def _items(value: object, _: type) -> Items:
     return Items(type=kind)
 
 
+# -- hooks ------------------------------------------------------------------------------
+#
+# Structuring runs for every tool file at every cold discovery, so each hook lets the usual
+# value of its field through after one exact type test, and hands anything else to the
+# rule's function above (which also takes subclasses, and says what is wrong). Values from
+# a fixed set come back as the set's own string: equal, and shared by every tool.
+
+
+def _text_hook(field: str) -> Any:
+    def structure(value: object, _: type) -> str:
+        return value if value.__class__ is str else _text(value, field)
+
+    return structure
+
+
+def _boolean_hook(field: str) -> Any:
+    def structure(value: object, _: type) -> bool:
+        return value if value.__class__ is bool else _boolean(value, field)
+
+    return structure
+
+
+def _integer_hook(field: str) -> Any:
+    def structure(value: object, _: type) -> int:
+        return value if value.__class__ is int else _integer(value, field)
+
+    return structure
+
+
+def _finite_hook(field: str) -> Any:
+    def structure(value: object, _: type) -> int | float:
+        return value if value.__class__ is int else _finite(value, field)
+
+    return structure
+
+
+def _choice_hook(message: str, options: tuple[str, ...]) -> Callable[[object, type], str]:
+    canonical = {option: option for option in options}
+
+    def structure(value: object, _: type) -> str:
+        if value.__class__ is str and value in canonical:
+            return canonical[value]
+        return _choice(value, message, options)
+
+    return structure
+
+
+_param_kind = _choice_hook("invalid type", PARAM_TYPES)
+
+
+def _param_type_hook(value: object, _: type) -> str:
+    if value is ABSENT:
+        return _param_type(value, _)
+    return _param_kind(value, _)
+
+
+def _timeout_hook(value: object, _: type) -> int:
+    if value.__class__ is int and 1 <= value <= MAX_TIMEOUT_MS:
+        return value
+    return _timeout(value, _)
+
+
+def _identity(value: object, _: type) -> object:
+    return value
+
+
 def _build_converter() -> Any:
     conv = converter.copy()
     conv.register_structure_hook(
@@ -232,16 +299,16 @@ def _build_converter() -> Any:
             conv,
             # Unknown keys were taken out (as warnings) before structuring.
             _cattrs_forbid_extra_keys=False,
-            type=override(struct_hook=_param_type),
-            description=override(struct_hook=lambda v, _: _text(v, "description")),
-            required=override(struct_hook=lambda v, _: _boolean(v, "required")),
-            default=override(struct_hook=lambda v, _: v),
+            type=override(struct_hook=_param_type_hook),
+            description=override(struct_hook=_text_hook("description")),
+            required=override(struct_hook=_boolean_hook("required")),
+            default=override(struct_hook=_identity),
             enum=override(struct_hook=_enum),
             pattern=override(struct_hook=_pattern),
-            minLength=override(struct_hook=lambda v, _: _integer(v, "minLength")),
-            maxLength=override(struct_hook=lambda v, _: _integer(v, "maxLength")),
-            min=override(struct_hook=lambda v, _: _finite(v, "min")),
-            max=override(struct_hook=lambda v, _: _finite(v, "max")),
+            minLength=override(struct_hook=_integer_hook("minLength")),
+            maxLength=override(struct_hook=_integer_hook("maxLength")),
+            min=override(struct_hook=_finite_hook("min")),
+            max=override(struct_hook=_finite_hook("max")),
             items=override(struct_hook=_items),
         ),
     )
@@ -253,13 +320,11 @@ def _build_converter() -> Any:
             _cattrs_forbid_extra_keys=False,
             name=override(struct_hook=_name),
             description=override(struct_hook=_description),
-            approval=override(
-                struct_hook=lambda v, _: _choice(v, 'Invalid "approval" value', APPROVALS)
-            ),
-            read_only=override(struct_hook=lambda v, _: _boolean(v, '"read_only"')),
-            timeout_ms=override(struct_hook=_timeout),
-            cwd=override(struct_hook=lambda v, _: _text(v, "cwd")),
-            shell=override(struct_hook=lambda v, _: _choice(v, 'Invalid "shell"', SHELLS)),
+            approval=override(struct_hook=_choice_hook('Invalid "approval" value', APPROVALS)),
+            read_only=override(struct_hook=_boolean_hook('"read_only"')),
+            timeout_ms=override(struct_hook=_timeout_hook),
+            cwd=override(struct_hook=_text_hook("cwd")),
+            shell=override(struct_hook=_choice_hook('Invalid "shell"', SHELLS)),
         ),
     )
     return conv
