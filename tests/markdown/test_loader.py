@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from pathlib import Path
 
@@ -139,3 +140,29 @@ def test_unquoted_braces_in_the_frontmatter_get_a_hint(load, value) -> None:
     (problem,) = load(f"---\nname: t\ndescription: {value}\n---\necho\n").problems
     assert problem.line == 3
     assert "write text with {{ … }} in quotes" in problem.message
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX named pipes")
+def test_a_file_whose_size_is_unknown_is_read_to_its_end(tmp_path: Path) -> None:
+    # A pipe says its size is 0 and hands its bytes over in pieces: all of them count.
+    import threading
+    import time
+
+    path = tmp_path / "piped.md"
+    os.mkfifo(path)
+    text = GOOD.encode()
+
+    def write() -> None:
+        with open(path, "wb", buffering=0) as pipe:
+            for start in range(0, len(text), 7):
+                pipe.write(text[start : start + 7])
+                time.sleep(0.002)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        result = load_markdown(path, "project")
+    finally:
+        writer.join(10)
+    assert [p.format() for p in result.problems] == []
+    assert len(result.tools) == 1
