@@ -1,0 +1,152 @@
+"""Discovery before and after a change: a git revision against the working tree, side by side.
+
+    uv run python tests/bench/ab.py [REV] [--sizes 1000,10000] [--repeat 7] [--callgrind]
+
+REV (default ``HEAD``) is exported with ``git archive`` and put first on ``PYTHONPATH`` of its
+measured processes, so both sides run in this environment, on the same files (those of
+``gen_tools.py``), in rotating order, each in a fresh process (``_worker.py``); the figure kept
+is the best of ``--repeat``, as ``run.py`` does, with the floor measured in the same run.
+
+Wall-clock time on a shared machine can swing by a third from one minute to the next.
+``--callgrind`` counts the instructions each side executes per tool instead (valgrind must be
+installed; the count of a one-tool run is subtracted, so imports and start-up drop out): a
+deterministic figure for CPU work, blind to what memory and the kernel cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+
+from run import age, environ  # noqa: E402 - the runner's helpers, from this folder
+
+SOURCES = ("core/src", "plugins/markdown/src", "plugins/shell/src")
+MODES = ("discovery-cold", "discovery-warm")
+
+
+def export(rev: str, into: Path) -> str:
+    """Unpack ``rev``'s sources under ``into``; the ``PYTHONPATH`` that imports them."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", rev, *SOURCES],
+        capture_output=True,
+        check=True,
+    ).stdout
+    tar = into / "rev.tar"
+    tar.write_bytes(archive)
+    with tarfile.open(tar) as handle:
+        handle.extractall(into, filter="data")
+    return os.pathsep.join(str(into / source) for source in SOURCES)
+
+
+def command(mode: str, project: Path, user: Path) -> list[str]:
+    return [sys.executable, str(HERE / "_worker.py"), mode, str(project), str(user)]
+
+
+def run(mode: str, project: Path, user: Path, cache: Path, path: str | None) -> float:
+    env = environ(cache)
+    if path:
+        env["PYTHONPATH"] = path
+    done = subprocess.run(
+        command(mode, project, user), capture_output=True, text=True, env=env, check=True
+    )
+    return float(json.loads(done.stdout.strip().splitlines()[-1])["seconds"])
+
+
+def instructions(mode: str, project: Path, user: Path, cache: Path, path: str | None) -> int:
+    env = environ(cache)
+    if path:
+        env["PYTHONPATH"] = path
+    done = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            *command(mode, project, user),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    assert found, done.stderr[-500:]
+    return int(found.group(1))
+
+
+def tools(root: Path, size: int) -> Path:
+    project = root / f"p{size}"
+    subprocess.run(
+        [sys.executable, str(HERE / "gen_tools.py"), str(project), str(size)], check=True
+    )
+    age(project / ".tooldrop" / "tools")
+    return project
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rev", nargs="?", default="HEAD")
+    parser.add_argument("--sizes", default="1000,10000")
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--callgrind", action="store_true", help="count instructions instead")
+    opts = parser.parse_args()
+    if opts.callgrind and not shutil.which("valgrind"):
+        raise SystemExit("--callgrind needs valgrind")
+    with tempfile.TemporaryDirectory(prefix="tooldrop-ab-") as tmp:
+        root = Path(tmp)
+        (root / "rev").mkdir()
+        sides = {opts.rev: export(opts.rev, root / "rev"), "worktree": None}
+        user = root / "user"
+        user.mkdir()
+        one = tools(root, 1)
+        print(f"{opts.rev} against the working tree, python {sys.version.split()[0]}")
+        for size in (int(s) for s in opts.sizes.split(",")):
+            project = tools(root, size)
+            caches = {side: root / f"cache-{i}" for i, side in enumerate(sides)}
+            for side, path in sides.items():  # bytecode caches and the parse caches
+                for where in (one, project):
+                    run("discovery-warm", where, user, caches[side], path)
+            if opts.callgrind:
+                print(f"\n{size:,} tools: instructions per tool (minus a one-tool run)")
+                floor = instructions("floor", project, user, caches["worktree"], None)
+                floor -= instructions("floor", one, user, caches["worktree"], None)
+                print(f"  {'floor':<14} {floor // (size - 1):>12,}")
+                for mode in MODES:
+                    for side, path in sides.items():
+                        count = instructions(mode, project, user, caches[side], path)
+                        count -= instructions(mode, one, user, caches[side], path)
+                        print(
+                            f"  {mode.removeprefix('discovery-')} {side:<9} "
+                            f"{count // (size - 1):>12,}  {count / floor:5.2f}x floor"
+                        )
+                continue
+            cases = [("floor", "floor", "worktree")] + [
+                (f"{mode.removeprefix('discovery-')} {side}", mode, side)
+                for mode in MODES
+                for side in sides
+            ]
+            best: dict[str, float] = {}
+            for i in range(opts.repeat):
+                turn = i % len(cases)
+                for label, mode, side in cases[turn:] + cases[:turn]:
+                    seconds = run(mode, project, user, caches[side], sides[side])
+                    best[label] = min(best.get(label, seconds), seconds)
+            print(f"\n{size:,} tools (best of {opts.repeat}, fresh process each)")
+            for label, _, _ in cases:
+                ratio = best[label] / best["floor"]
+                print(f"  {label:<20} {best[label] * 1000:>9.1f} ms {ratio:6.2f}x")
+
+
+if __name__ == "__main__":
+    main()
