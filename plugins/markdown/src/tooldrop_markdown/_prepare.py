@@ -9,6 +9,7 @@ do. The result is a mapping the converter can structure, plus the problems found
 from __future__ import annotations
 
 import difflib
+import sys
 from typing import Any
 
 from attrs import define, field
@@ -117,7 +118,7 @@ def _prepare_env(value: Any, out: Prepared) -> None:
             message = "the value holds a NUL byte, which no program accepts"
             out.found.append((path, message, "error"))
             continue
-        env[name] = text
+        env[sys.intern(name)] = text  # names repeat across tools: one string each
     out.data["env"] = env
 
 
@@ -191,7 +192,9 @@ def _prepare_parameters(value: Any, out: Prepared) -> None:
             message = f'Parameter "{shown}" must be a mapping with at least a "type" field'
             out.found.append((path, message, "error"))
         else:
-            params[key] = _prepare_param(key, raw, out)
+            # Parameter names repeat across tools (path, query...): one string each, shared
+            # by every tool's schema (and stored once in the parse cache).
+            params[sys.intern(key)] = _prepare_param(key, raw, out)
     out.data["parameters"] = params
 
 
