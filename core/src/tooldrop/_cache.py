@@ -101,15 +101,21 @@ joined_path = _joined_path_311 if sys.version_info < (3, 12) else _joined_path
 _Slots = tuple[tuple[str, ...], tuple[Callable[[Any, Any], None], ...]]
 
 
-def _slots(cls: type) -> _Slots:
+def _slots(cls: type) -> _Slots | None:
+    """The field names of ``cls`` and the setters of their slots; ``None`` when its fields
+    are not plain slots (then its objects pickle as attrs pickles them)."""
     names = tuple(a.name for a in attrs.fields(cls))
     slots = [cls.__dict__.get(name) for name in names]
     if not all(isinstance(slot, types.MemberDescriptorType) for slot in slots):
-        raise TypeError(f"{cls.__name__} is not a slotted attrs class")  # pragma: no cover
+        return None  # pragma: no cover - CPython's slots are member descriptors
     return names, tuple(slot.__set__ for slot in slots)  # type: ignore[union-attr]  # checked
 
 
-_FIELDS: dict[type, _Slots] = {cls: _slots(cls) for cls in (LoadResult, ToolSpec, Origin, Problem)}
+_FIELDS: dict[type, _Slots] = {
+    cls: slots
+    for cls in (LoadResult, ToolSpec, Origin, Problem)
+    if (slots := _slots(cls)) is not None
+}
 _LAYOUT = ";".join(f"{cls.__name__}({','.join(names)})" for cls, (names, _) in _FIELDS.items())
 _PATHS = frozenset({type(Path()), PurePosixPath, PureWindowsPath})
 
@@ -130,7 +136,8 @@ def _load(handle: IO[bytes]) -> Any:
     # Unpickling makes a few objects per field of every tool and no garbage, so the cyclic
     # GC, which runs every few hundred new objects, would only walk the growing heap again
     # and again: with it paused, 10,000 tools load in 130 ms instead of 230-300 ms. (Paused
-    # for the load alone: the rest of discovery makes garbage with cycles.)
+    # for the load alone: the rest of discovery runs loaders and other plugins, whose
+    # garbage may have cycles.)
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -141,7 +148,8 @@ def _load(handle: IO[bytes]) -> Any:
         # object to the oldest generation at once, as documented, where they wait for the
         # next full collection like any other old object. Skipped when the application
         # keeps objects frozen itself (unfreeze would thaw them).
-        if gc.get_freeze_count() == 0:
+        # (gc.freeze is CPython's; elsewhere this is skipped.)
+        if getattr(gc, "get_freeze_count", lambda: 1)() == 0:
             gc.freeze()
             gc.unfreeze()
         return data
