@@ -45,8 +45,8 @@ def _dir_cache(host: ToolHost, tool_dir: ToolDir) -> DirCache | None:
     if not host.cache:
         return None
     impls = host.hook.tooldrop_load_file.get_hookimpls()
-    versions = {info.name: info.version for info in host.plugins()}
-    loaders = [(i.plugin_name, versions.get(i.plugin_name), i.plugin) for i in impls]
+    version_of = host._plugins.version_of  # only the loaders' metadata is read
+    loaders = [(i.plugin_name, version_of(i.plugin_name), i.plugin) for i in impls]
     file = cache_file(host.cache_dir, tool_dir.path, tool_dir.scope)
     return DirCache(file, fingerprint(loaders))
 

@@ -15,6 +15,7 @@ import types
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import attrs
 import pluggy
 from attrs import field, frozen
 
@@ -61,6 +62,21 @@ def _module_name(plugin: object) -> str:
     return f"{type(plugin).__module__}.{type(plugin).__qualname__}"
 
 
+#: A plugin's distribution: found with its entry point, named (the core's own), or none.
+_Dist = importlib.metadata.Distribution | str | None
+
+
+def _with_distribution(info: PluginInfo, dist: _Dist) -> PluginInfo:
+    if dist is None:
+        return info
+    if isinstance(dist, str):
+        version = None
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):  # a bare source tree
+            version = importlib.metadata.version(dist)
+        return attrs.evolve(info, distribution=dist, version=version)
+    return attrs.evolve(info, distribution=dist.metadata["Name"], version=dist.version)
+
+
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
@@ -71,11 +87,30 @@ class PluginSet:
     def __init__(self) -> None:
         self.pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
         self.pm.add_hookspecs(hookspecs)
-        self.infos: list[PluginInfo] = []
+        # Each plugin's record, and where its distribution's name and version can be read.
+        # Reading a distribution's metadata parses a file (importlib.metadata.version() even
+        # searches sys.path for it), so it waits until someone asks: `tooldrop plugins`, yes;
+        # `tooldrop list`, no.
+        self._records: list[tuple[PluginInfo, _Dist]] = []
+        self._resolved: list[PluginInfo] = []
         self.problems: list[Problem] = []
         self.strict = env_flag("TOOLDROP_STRICT_PLUGINS")
         if env_flag("TOOLDROP_TRACE_PLUGINS"):
             self._enable_tracing()
+
+    @property
+    def infos(self) -> list[PluginInfo]:
+        """Every plugin tried, with its distribution and version (read on first access)."""
+        for info, dist in self._records[len(self._resolved) :]:
+            self._resolved.append(_with_distribution(info, dist))
+        return list(self._resolved)
+
+    def version_of(self, name: str) -> str | None:
+        """The version of the distribution that provides plugin ``name``, when known."""
+        for info, dist in self._records:
+            if info.name == name:
+                return _with_distribution(info, dist).version
+        return None
 
     # -- loading -----------------------------------------------------------------------
 
@@ -92,14 +127,12 @@ class PluginSet:
                 continue
             found.add(ep.name)
             dist = getattr(ep, "dist", None)
-            dist_name = dist.metadata["Name"] if dist is not None else None
-            version = dist.version if dist is not None else None
             try:
                 plugin = ep.load()
             except Exception as exc:  # noqa: BLE001 - any import failure is this plugin's problem.
-                self._failed(ep.name, "entrypoint", ep.value, dist_name, version, exc)
+                self._failed(ep.name, "entrypoint", ep.value, dist, exc)
                 continue
-            self._add(plugin, ep.name, "entrypoint", dist_name, version)
+            self._add(plugin, ep.name, "entrypoint", dist)
         for missing in sorted((wanted or set()) - found):
             message = f"TOOLDROP_PLUGINS names {missing!r}, but no installed plugin has that name"
             self.problems.append(
@@ -109,20 +142,17 @@ class PluginSet:
     def load_explicit(self, plugins: Iterable[object]) -> None:
         for plugin in plugins:
             name = _module_name(plugin) if isinstance(plugin, types.ModuleType) else None
-            self._add(plugin, name, "explicit", None, None)
+            self._add(plugin, name, "explicit", None)
 
     def add_builtin(self, plugin: object, name: str) -> None:
         """Register one of the core's own plugins (always present, whatever is selected)."""
-        version = None
-        with contextlib.suppress(importlib.metadata.PackageNotFoundError):  # a bare source tree
-            version = importlib.metadata.version("tooldrop-core")
-        self._add(plugin, name, "builtin", "tooldrop-core", version)
+        self._add(plugin, name, "builtin", "tooldrop-core")
 
     def register(self, plugin: object, name: str | None = None) -> str:
         """Register one more plugin; raise :class:`PluginError` when it is not valid."""
         strict, self.strict = self.strict, True
         try:
-            return self._add(plugin, name, "registered", None, None) or ""
+            return self._add(plugin, name, "registered", None) or ""
         finally:
             self.strict = strict
 
@@ -131,8 +161,7 @@ class PluginSet:
         plugin: object,
         name: str | None,
         origin: str,
-        dist: str | None,
-        version: str | None,
+        dist: _Dist,
     ) -> str | None:
         module = _module_name(plugin)
         try:
@@ -143,19 +172,11 @@ class PluginSet:
         except Exception as exc:  # noqa: BLE001 - a bad plugin must not take the others down.
             if self.pm.is_registered(plugin):
                 self.pm.unregister(plugin)
-            self._failed(name or module, origin, module, dist, version, exc)
+            self._failed(name or module, origin, module, dist, exc)
             return None
         hooks = tuple(sorted(caller.name for caller in self.pm.get_hookcallers(plugin) or ()))
-        self.infos.append(
-            PluginInfo(
-                name=registered,
-                origin=origin,
-                module=module,
-                distribution=dist,
-                version=version,
-                hooks=hooks,
-            )
-        )
+        info = PluginInfo(name=registered, origin=origin, module=module, hooks=hooks)
+        self._records.append((info, dist))
         return registered
 
     def _check_hooks(self, plugin: object) -> None:
@@ -175,22 +196,13 @@ class PluginSet:
         name: str,
         origin: str,
         module: str,
-        dist: str | None,
-        version: str | None,
+        dist: _Dist,
         exc: BaseException,
     ) -> None:
         if self.strict:
             raise PluginError(f"plugin {name!r} failed to load: {_describe(exc)}") from exc
-        self.infos.append(
-            PluginInfo(
-                name=name,
-                origin=origin,
-                module=module,
-                distribution=dist,
-                version=version,
-                error=_describe(exc),
-            )
-        )
+        info = PluginInfo(name=name, origin=origin, module=module, error=_describe(exc))
+        self._records.append((info, dist))
         self.problems.append(
             Problem(field=f"plugin {name}", message=f"failed to load: {_describe(exc)}")
         )
