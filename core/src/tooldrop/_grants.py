@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,8 @@ def read_json(path: Path) -> Any:
 def write_json_atomic(path: Path, data: object) -> None:
     """Write ``data`` so that a reader sees the old file or the new one, never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # writing is rare; importing tooldrop should not pay for it
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -15,7 +15,6 @@ packs (``tooldrop_register_tools``) accept the same shapes:
 from __future__ import annotations
 
 import collections.abc as cabc
-import difflib
 import hashlib
 import inspect
 import json
@@ -279,6 +278,8 @@ def _from_mapping(data: Mapping[Any, Any]) -> Tool:
     for key, value in data.items():
         canonical = _KEYS.get(key) if isinstance(key, str) else None
         if canonical is None:
+            import difflib  # only for a mistake, so not on every import
+
             close = difflib.get_close_matches(str(key), _KEYS, n=1)
             hint = f" (did you mean {close[0]}?)" if close else ""
             message = f"unknown key{hint}; a tool has: {', '.join(sorted(set(_KEYS.values())))}"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
 from attrs import define, field
 
 from .._model import Problem
@@ -37,6 +36,8 @@ def _read(path: Path, settings: Settings, always_allow: set[str]) -> None:
     except OSError as exc:
         settings.problems.append(Problem(path=path, message=f"cannot read: {exc.strerror}"))
         return
+    import yaml  # only when a config file exists; `tooldrop list` often has none
+
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
