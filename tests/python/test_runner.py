@@ -122,8 +122,9 @@ def test_cancelling_a_call_returns_at_once_and_tells_the_tool(dirs, host, yes):
     result = host.call("custom__waiter", {}, ask=yes, cancel=token)
     assert (result.text, result.is_error, result.timed_out) == ("Tool call cancelled", True, False)
     assert time.monotonic() - begin < 10
+    # Wait for the content, not the file: write_text creates the file before it writes.
     deadline = time.monotonic() + 10
-    while not seen.exists() and time.monotonic() < deadline:
+    while not (seen.exists() and seen.read_text()) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert seen.read_text() == "cancelled"
 
@@ -151,8 +152,9 @@ def test_cancelling_the_awaiting_task_of_acall_cancels_the_tool(dirs, host, yes)
             await task
 
     asyncio.run(main())
+    # Wait for the content, not the file: write_text creates the file before it writes.
     deadline = time.monotonic() + 10
-    while not seen.exists() and time.monotonic() < deadline:
+    while not (seen.exists() and seen.read_text()) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert seen.read_text() == "cancelled"
 
