@@ -64,7 +64,7 @@ def test_the_token_is_set_on_timeout_and_a_cooperative_tool_sees_why(dirs, host,
     result = host.call("custom__polite", {}, ask=yes)
     assert result.timed_out
     deadline = time.monotonic() + 10
-    while not seen.exists() and time.monotonic() < deadline:
+    while not (seen.exists() and seen.read_text()) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert seen.read_text() == "True timeout"
 
@@ -89,7 +89,7 @@ def test_an_async_tool_is_cancelled_on_timeout(dirs, host, yes):
     )
     assert host.call("custom__atool", {}, ask=yes).timed_out
     deadline = time.monotonic() + 10
-    while not seen.exists() and time.monotonic() < deadline:
+    while not (seen.exists() and seen.read_text()) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert seen.read_text() == "cancelled timeout"
 
