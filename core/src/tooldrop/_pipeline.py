@@ -118,14 +118,14 @@ def _ask(host: ToolHost, call: ToolCall, ask: AskCallback | None, why: str) -> D
 
 
 def _finish(
-    host: ToolHost, prepared: Prepared, result: ToolResult, call: ToolCall | None
+    host: ToolHost, started: float, result: ToolResult, call: ToolCall | None
 ) -> ToolResult:
     text, cut = truncate(result.text, host.output_limit)
     result = evolve(
         result,
         text=text,
         truncated=result.truncated or cut,
-        duration=time.monotonic() - prepared.started,
+        duration=time.monotonic() - started,
     )
     if call is not None:
         _after_call(host, call, result)
@@ -159,14 +159,12 @@ def prepare(
     cancel = cancel or CancelToken()
     spec = host.get(name)
     if spec is None:
-        return Prepared(
-            None, _finish(host, Prepared(None, None, started), _unknown(host, name), None), started
-        )
+        return Prepared(None, _finish(host, started, _unknown(host, name), None), started)
     current: Any = {} if args is None else args
     call = ToolCall(spec=spec, args={}, mode=host.mode, cancel=cancel)
 
     def done(result: ToolResult) -> Prepared:
-        return Prepared(None, _finish(host, Prepared(None, None, started), result, call), started)
+        return Prepared(None, _finish(host, started, result, call), started)
 
     if not host.is_available(spec):
         return done(ToolResult.error(f'Tool "{name}" is not available in {host.mode} mode'))
@@ -211,8 +209,8 @@ def run_prepared(host: ToolHost, prepared: Prepared) -> ToolResult:
     call = prepared.call
     assert call is not None
     if call.cancel.cancelled:
-        return _finish(host, prepared, ToolResult.error("Tool call cancelled"), call)
-    return _finish(host, prepared, _execute(host, call), call)
+        return _finish(host, prepared.started, ToolResult.error("Tool call cancelled"), call)
+    return _finish(host, prepared.started, _execute(host, call), call)
 
 
 def _execute(host: ToolHost, call: ToolCall) -> ToolResult:
