@@ -33,6 +33,15 @@ default = [
 """
 
 
+def written(path, timeout=10.0):
+    """What a tool wrote to ``path``, waiting for it: write_text creates the file before it
+    writes, so wait for content, not for the file."""
+    deadline = time.monotonic() + timeout
+    while not (path.exists() and path.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return path.read_text()
+
+
 @pytest.mark.parametrize("name", ["custom__stubborn", "custom__stubborn_async"])
 def test_a_tool_that_ignores_its_token_cannot_hold_the_host_past_its_timeout(dirs, host, yes, name):
     started = dirs.root / "started"
@@ -63,10 +72,7 @@ def test_the_token_is_set_on_timeout_and_a_cooperative_tool_sees_why(dirs, host,
     )
     result = host.call("custom__polite", {}, ask=yes)
     assert result.timed_out
-    deadline = time.monotonic() + 10
-    while not (seen.exists() and seen.read_text()) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert seen.read_text() == "True timeout"
+    assert written(seen) == "True timeout"
 
 
 def test_an_async_tool_is_cancelled_on_timeout(dirs, host, yes):
@@ -88,10 +94,7 @@ def test_an_async_tool_is_cancelled_on_timeout(dirs, host, yes):
         """,
     )
     assert host.call("custom__atool", {}, ask=yes).timed_out
-    deadline = time.monotonic() + 10
-    while not (seen.exists() and seen.read_text()) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert seen.read_text() == "cancelled timeout"
+    assert written(seen) == "cancelled timeout"
 
 
 def test_cancelling_a_call_returns_at_once_and_tells_the_tool(dirs, host, yes):
@@ -122,11 +125,7 @@ def test_cancelling_a_call_returns_at_once_and_tells_the_tool(dirs, host, yes):
     result = host.call("custom__waiter", {}, ask=yes, cancel=token)
     assert (result.text, result.is_error, result.timed_out) == ("Tool call cancelled", True, False)
     assert time.monotonic() - begin < 10
-    # Wait for the content, not the file: write_text creates the file before it writes.
-    deadline = time.monotonic() + 10
-    while not (seen.exists() and seen.read_text()) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert seen.read_text() == "cancelled"
+    assert written(seen) == "cancelled"
 
 
 def test_cancelling_the_awaiting_task_of_acall_cancels_the_tool(dirs, host, yes):
@@ -152,11 +151,7 @@ def test_cancelling_the_awaiting_task_of_acall_cancels_the_tool(dirs, host, yes)
             await task
 
     asyncio.run(main())
-    # Wait for the content, not the file: write_text creates the file before it writes.
-    deadline = time.monotonic() + 10
-    while not (seen.exists() and seen.read_text()) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert seen.read_text() == "cancelled"
+    assert written(seen) == "cancelled"
 
 
 def test_sync_tools_run_in_a_worker_thread_with_the_callers_context(dirs, host, yes):
