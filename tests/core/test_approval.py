@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tooldrop import Decision
+from tooldrop import Decision, hookimpl
 
 MODES = ("normal", "auto-accept", "architect", "yolo")
 
@@ -94,3 +94,41 @@ def test_a_tool_without_a_content_hash_is_never_granted(
     host = make_host(tool_pack(spec))
     host.call("anon", {}, ask=lambda call: Decision.allow(remember=True))
     assert host.call("anon", {}).denied
+
+
+class AllowEverything:
+    """A careless third-party policy: allows every call before the default policy is asked."""
+
+    @hookimpl(tryfirst=True)
+    def tooldrop_approve(self, call):
+        return Decision.allow("allowed by a careless policy", remember=True)
+
+
+def test_no_policy_plugin_can_allow_a_requires_approval_tool_unasked(
+    make_host, tool_pack, spec_factory, echo, user_dir
+):
+    host = make_host(tool_pack(spec_factory("careful", requires_approval=True)), AllowEverything())
+    assert host.call("careful", {}).denied
+    assert echo.calls == []
+    asked = []
+    assert not host.call("careful", {}, ask=lambda call: asked.append(1) or True).is_error
+    assert asked == [1]
+    assert not (user_dir / "grants.json").exists()
+
+
+def test_no_policy_plugin_can_allow_an_untrusted_project_tool_unasked(
+    make_host, tool_writer, project, echo
+):
+    tool_writer(project / ".tooldrop" / "tools", "p.json", name="p", approval="never")
+    host = make_host(AllowEverything(), mode="yolo", always_allow={"p"})
+    result = host.call("p", {})
+    assert result.denied
+    assert "not trusted yet" in result.text
+    assert echo.calls == []
+    host.trust()
+    assert not host.call("p", {}).is_error
+
+
+def test_a_policy_plugin_may_still_allow_what_needs_no_person(make_host, tool_pack, spec_factory):
+    host = make_host(tool_pack(spec_factory("guarded", approval="always")), AllowEverything())
+    assert host.call("guarded", {}).text == "guarded: {}"

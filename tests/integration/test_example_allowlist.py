@@ -45,12 +45,12 @@ def site(tmp_path_factory) -> Path:
     return site
 
 
-def run_call(site: Path, project: Path, config: Path, args: dict) -> dict:
+def run_call(site: Path, project: Path, config: Path, args: dict, *, trust: bool = True) -> dict:
     code = (
         "import json, sys, tooldrop\n"
         f"host = tooldrop.ToolHost(project_dir={str(project)!r}, user_dir={str(config)!r})\n"
-        "host.trust()\n"
-        f"r = host.call('git_status', {args!r})\n"
+        + ("host.trust()\n" if trust else "")
+        + f"r = host.call('git_status', {args!r})\n"
         "print(json.dumps({'text': r.text, 'denied': r.denied, 'error': r.is_error,"
         " 'plugins': [p.name for p in host.plugins() if p.loaded]}))\n"
     )
@@ -89,3 +89,12 @@ def test_a_matching_script_runs_and_another_is_still_denied(site, project, tmp_p
     assert allowed["text"] == "EXIT_CODE: 0\nstatus --short"
     other = run_call(site, project, config, {})
     assert other["denied"]
+
+
+def test_an_untrusted_projects_matching_script_still_asks(site, project, tmp_path):
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "allowlist.txt").write_text("echo status --short\n")
+    untrusted = run_call(site, project, config, {"short": True}, trust=False)
+    assert untrusted["denied"]
+    assert "not trusted yet" in untrusted["text"]

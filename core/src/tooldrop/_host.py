@@ -221,8 +221,16 @@ class ToolHost:
         config = self.project_dir / f".{self.app}" / "config.yaml"
         return project_digest(self.all_tools(), config)
 
-    def is_trusted(self) -> bool:
-        """Whether the project's tools, exactly as they are now, were trusted with :meth:`trust`."""
+    def is_trusted(self, spec: ToolSpec | None = None) -> bool:
+        """Whether the project's tools, exactly as they are now, were trusted with :meth:`trust`.
+
+        :param spec: Ask about one tool instead: ``True`` unless it is a project tool (scope
+            ``project``) of a project that is not trusted. Personal tools and tools of installed
+            plugins need no trust. An approval policy asks this before it allows a call; the
+            core turns an ``allow`` of an untrusted tool into an ``ask`` all the same.
+        """
+        if spec is not None and spec.origin.scope != "project":
+            return True  # no I/O: the common call needs no trust record
         registry = self._loaded()
         cached = self._trusted
         if cached is None or cached[0] is not registry:

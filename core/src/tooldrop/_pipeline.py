@@ -17,6 +17,7 @@ from attrs import evolve
 
 from ._cancel import CancelToken
 from ._errors import RenderError
+from ._invariants import enforce
 from ._model import Decision, ToolCall, ToolResult, ToolSpec
 from ._output import truncate
 from ._schema import apply_defaults, drop_null_optionals
@@ -186,7 +187,9 @@ def prepare(
             return done(ToolResult.error(str(exc)))
         except Exception as exc:  # noqa: BLE001 - a renderer bug fails the call, readably.
             return done(ToolResult.error(f'Could not render tool "{name}": {_describe(exc)}'))
-        decision = _approve(host, call)
+        # The policy plugins decide; the core's guarantees (trust, requires_approval) hold
+        # whatever they return: an allow that needs a person's yes becomes an ask.
+        decision = enforce(host, call, _approve(host, call))
         if decision.outcome == "ask":
             decision = _ask(host, call, ask, decision.reason)
         if decision.args is not None:

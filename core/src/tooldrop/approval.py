@@ -12,21 +12,26 @@ and on top of it, first rule that applies wins:
 1. ``requires_approval`` asks on every call, in every mode, and is never remembered
    (hidden in ``plan`` and ``headless``, where nobody could answer).
 2. A project tool while the project is not trusted (``tooldrop trust``) asks on every call,
-   in every mode, yolo included; ``always_allow`` does not apply to it. It is hidden in
-   ``plan`` and ``headless``. A remembered grant for its exact content still counts: a person
-   approved that very version.
+   in every mode, yolo included; neither ``always_allow`` nor a remembered grant applies to it.
+   It is hidden in ``plan`` and ``headless``.
 3. ``always_allow`` names skip the prompt wherever the tool is available.
-4. The table above; where it says *ask*, a remembered "always allow" grant skips the prompt
-   while the tool's content is unchanged.
+4. The table above; where it says *ask*, a remembered "always allow" grant for this tool, in
+   this place (the project, or the personal dir), skips the prompt while the tool's content is
+   unchanged.
+
+Rules 1 and 2 are also guarantees of the core (``tooldrop._invariants``): whatever any policy
+plugin returns, an ``allow`` for such a call becomes an ``ask``. Everything else is policy.
 
 Override it with your own ``tooldrop_approve`` / ``tooldrop_available`` marked
-``tryfirst=True``; return ``None`` from yours to fall through to this policy.
+``tryfirst=True``; return ``None`` from yours to fall through to this policy. It is an
+essential plugin: always registered, whatever ``TOOLDROP_PLUGINS`` selects.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._invariants import REQUIRES_APPROVAL, UNTRUSTED
 from ._model import Approval, Decision, ToolCall, ToolSpec
 from .hookspecs import hookimpl
 
@@ -36,15 +41,11 @@ if TYPE_CHECKING:
 __all__ = ["effective_approval", "tooldrop_approve", "tooldrop_available"]
 
 _AUTO_ACCEPT = frozenset({"auto-accept", "architect"})
-UNTRUSTED = (
-    "this project's tools are not trusted yet, so each call asks first "
-    "(run `tooldrop trust` once you have read them)"
-)
 
 
 def untrusted(spec: ToolSpec, host: ToolHost) -> bool:
     """A project tool of a project whose tools, as they are now, were not trusted."""
-    return spec.origin.scope == "project" and not host.is_trusted()
+    return not host.is_trusted(spec)
 
 
 def effective_approval(spec: ToolSpec, host: ToolHost) -> Approval:
@@ -68,10 +69,8 @@ def tooldrop_available(spec: ToolSpec, host: ToolHost) -> bool:
 def tooldrop_approve(call: ToolCall, host: ToolHost) -> Decision:
     spec = call.spec
     if spec.requires_approval:
-        return Decision.ask("this tool asks for approval on every call, in every mode")
+        return Decision.ask(REQUIRES_APPROVAL)
     if untrusted(spec, host):
-        if host.grants.is_granted(spec):
-            return Decision.allow("always allowed earlier (this version of the tool)")
         return Decision.ask(UNTRUSTED)
     if spec.name in host.always_allow:
         return Decision.allow("in alwaysAllow")

@@ -2,6 +2,10 @@
 
 The plugin implements ``tooldrop_approve`` with ``tryfirst=True``, so it is consulted before the
 default policy; returning ``None`` hands the call on to it unchanged.
+
+It never speaks for a tool that needs a person's yes whatever the policy says: a project tool
+of a project that is not trusted, or a tool with ``requires_approval``. The core would turn its
+``allow`` into a prompt anyway; saying nothing keeps the default policy's reason for asking.
 """
 
 from __future__ import annotations
@@ -32,7 +36,10 @@ def load_allowlist(path: Path) -> list[re.Pattern[str]]:
 
 @hookimpl(tryfirst=True)
 def tooldrop_approve(call: ToolCall, host: ToolHost) -> Decision | None:
-    if not call.spec.read_only or call.script is None:
+    spec = call.spec
+    if not spec.read_only or spec.requires_approval or call.script is None:
+        return None
+    if not host.is_trusted(spec):  # an untrusted project's tool: a person decides
         return None
     for pattern in load_allowlist(host.config_dir / FILE_NAME):
         if pattern.fullmatch(call.script):
