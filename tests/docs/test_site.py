@@ -10,8 +10,19 @@ import yaml
 from .conftest import DOCS, ROOT
 
 
+class _MkDocsLoader(yaml.SafeLoader):
+    """mkdocs.yml names Python objects (``!!python/name:``); reading the nav needs none of them."""
+
+
+_MkDocsLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+def mkdocs_config() -> dict:
+    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_MkDocsLoader)
+
+
 def nav_pages() -> list[str]:
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = mkdocs_config()
 
     def walk(entries: list) -> list[str]:
         found = []
@@ -25,6 +36,7 @@ def nav_pages() -> list[str]:
 
 def site_pages() -> set[str]:
     pages = {p.relative_to(DOCS).as_posix() for p in DOCS.glob("*.md")}
+    pages |= {p.relative_to(DOCS).as_posix() for p in DOCS.glob("reference/*.md")}
     return pages | {p.relative_to(DOCS).as_posix() for p in DOCS.glob("examples/*/README.md")}
 
 

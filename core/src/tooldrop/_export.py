@@ -35,7 +35,9 @@ __all__ = [
     "why_not_strict",
 ]
 
+#: A provider's tool-definition format: what :func:`export_tools` and ``tooldrop schema`` write.
 ExportFormat = Literal["openai", "openai-responses", "anthropic", "gemini", "mcp"]
+#: Every :data:`ExportFormat`, in the order the CLI lists them.
 EXPORT_FORMATS: tuple[ExportFormat, ...] = get_args(ExportFormat)
 
 #: Where each format is documented; the test schemas in ``tests/core/export_schemas/`` follow these.
@@ -59,7 +61,9 @@ _LABELS = {
 class NameRule:
     """A target's rule for tool names: the regular expression and how to say it in words."""
 
+    #: The regular expression a name must match in full.
     pattern: str
+    #: The same rule in words, for messages.
     words: str
 
     def fits(self, name: str) -> bool:

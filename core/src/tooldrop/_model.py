@@ -67,7 +67,9 @@ class Origin:
 
     #: ``markdown``, ``python``, or ``entrypoint:<plugin>`` for tools a plugin registered.
     source: str
+    #: ``project``, ``personal`` or ``plugin``: decides precedence, trust and what a grant covers.
     scope: Scope
+    #: The file that defines the tool; ``None`` for tools made in code.
     path: Path | None = field(default=None, converter=_as_path)
     #: 1-based line of the definition in ``path``, when known.
     line: int | None = None
@@ -86,23 +88,34 @@ class ToolSpec:
 
     #: The name the model calls, after any host prefix (``custom__weather``).
     name: str
+    #: What the tool does, for the model (and the first line in listings).
     description: str
     #: A JSON Schema for the arguments; always ``{"type": "object", ...}``. Treat as read-only.
     input_schema: Mapping[str, Any] = field(hash=False)
+    #: When a call needs a person: ``never``, ``destructive`` or ``always`` (see the approval docs).
     approval: Approval = "always"
+    #: The tool changes nothing: ``plan`` mode offers it, and read-only calls may run together.
+    #: The file formats default it to ``approval == "never"``; a loader sets it explicitly.
     read_only: bool = False
     #: Always ask, whatever the mode or remembered grants; never remembered.
     requires_approval: bool = False
+    #: The call fails with a timeout error after this many milliseconds.
     timeout_ms: int = 30_000
     #: Working directory, relative to the project root; may use ``${VAR}``.
     cwd: str | None = None
+    #: Extra environment variables for the process (``${VAR}`` expanded); names on
+    #: :data:`FORBIDDEN_ENV` are refused.
     env: Mapping[str, str] = field(factory=dict, hash=False)
     #: ``bash``, ``sh`` or ``cmd.exe``; ``None`` lets the backend choose.
     shell: str | None = None
+    #: Where the tool was defined; its ``content_hash`` is what grants and trust key on.
     origin: Origin
-    #: Which backend runs the tool: ``shell`` for rendered scripts, ``python`` for callables.
+    #: Which backend runs the tool: ``shell`` for rendered scripts (tooldrop-shell runs
+    #: ``call.script`` under ``shell``), ``python`` for callables. A loader reuses a backend by
+    #: naming its runner; a plugin with its own ``tooldrop_execute`` may claim a new one.
     runner: str
-    #: The runner's own data: a template for ``shell``, a callable for ``python``.
+    #: The runner's own data: a template for ``shell``, a callable for ``python``. It must
+    #: pickle when the loader marks its result ``cacheable``.
     payload: Any = field(default=None, hash=False, repr=False)
 
     @property
@@ -121,12 +134,15 @@ class ToolSpec:
 class Problem:
     """Something wrong with a tool file, a plugin or a tool, with where it is."""
 
+    #: What is wrong and, where it helps, how to fix it.
     message: str
+    #: The file the problem is in, when there is one.
     path: Path | None = field(default=None, converter=_as_path)
     #: 1-based line in ``path``, when known.
     line: int | None = None
     #: Dotted path of the offending field (``parameters.namespace.pattern``); ``""`` for the file.
     field: str = ""
+    #: Only ``error`` keeps a tool from loading; ``tooldrop check`` exits 1 on errors only.
     severity: Severity = "error"
 
     def location(self, relative_to: Path | None = None) -> str:
@@ -154,7 +170,9 @@ class Problem:
 class ToolDir:
     """A directory of tool files and the scope its tools get."""
 
+    #: The directory; a missing one is the normal case, not a problem.
     path: Path = field(converter=Path)
+    #: The scope every tool loaded from it gets.
     scope: Scope
 
 
@@ -162,7 +180,9 @@ class ToolDir:
 class LoadResult:
     """What a loader made of one file: any number of tools and problems."""
 
+    #: The tools the file defines (a file with errors usually defines none).
     tools: tuple[ToolSpec, ...] = field(default=(), converter=_tools)
+    #: Everything wrong with the file, errors and warnings alike, each with its line.
     problems: tuple[Problem, ...] = field(default=(), converter=_problems)
     #: The result depends on nothing but the file's bytes and the loader's code, and pickles:
     #: the host may cache it and skip the loader while the file is unchanged.
@@ -173,11 +193,13 @@ class LoadResult:
 class ToolCall:
     """One call on its way through the pipeline."""
 
+    #: The tool being called.
     spec: ToolSpec
     #: Validated arguments with defaults applied. Treat as read-only.
     args: Mapping[str, Any] = field(hash=False)
     #: The exact script a shell backend will run; ``None`` for tools that are not rendered.
     script: str | None = None
+    #: The host's mode when the call was made.
     mode: Mode = "normal"
     #: Set when the call is cancelled or times out; backends stop the work when it is.
     cancel: CancelToken = field(factory=CancelToken, eq=False, hash=False, repr=False)
@@ -191,7 +213,9 @@ class ToolCall:
 class Decision:
     """An approval decision. Build one with :meth:`allow`, :meth:`deny` or :meth:`ask`."""
 
+    #: ``allow`` runs the call, ``deny`` refuses it, ``ask`` puts it to a person.
     outcome: Literal["allow", "deny", "ask"]
+    #: Why, in words the model (on a deny) or the person (on an ask) can act on.
     reason: str = ""
     #: Remember an ``allow`` for this tool's name and content hash ("always allow").
     remember: bool = False
@@ -227,9 +251,13 @@ class ToolResult:
 
     #: The text for the model (already within the host's ``output_limit``).
     text: str
+    #: The call failed: invalid arguments, denied, a non-zero exit, a timeout or a crash.
     is_error: bool = False
+    #: The process's exit status, for tools run as processes.
     exit_code: int | None = None
+    #: The call was stopped at its ``timeout_ms``.
     timed_out: bool = False
+    #: Output was cut to the host's ``output_limit``.
     truncated: bool = False
     #: The call never ran because approval was refused.
     denied: bool = False

@@ -40,13 +40,18 @@ def _strings(value: Iterable[str]) -> tuple[str, ...]:
 class PluginInfo:
     """One plugin as ``tooldrop plugins`` reports it."""
 
+    #: The name it is registered under (an entry point's name, or the module's).
     name: str
     #: ``builtin`` (part of the core), ``entrypoint``, ``explicit`` (passed to
     #: ``ToolHost(plugins=...)``) or ``registered`` (``ToolHost.register``).
     origin: str
+    #: The module (or object) that implements the hooks.
     module: str = ""
+    #: The pip distribution that ships it, for entry-point plugins.
     distribution: str | None = None
+    #: That distribution's version.
     version: str | None = None
+    #: The hooks it implements.
     hooks: tuple[str, ...] = field(default=(), converter=_strings)
     #: Why the plugin failed to load; ``None`` when it is loaded.
     error: str | None = None

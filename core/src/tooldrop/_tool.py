@@ -74,19 +74,19 @@ class ToolDefinitionError(ToolDropError, ValueError):
 class Tool:
     """A tool implemented by a Python callable ``execute(args, cancel)``, sync or async.
 
-    :param name: letters, digits and underscores; hosts expose it as ``custom__<name>``.
-    :param description: what the tool does, for the model.
-    :param execute: called with the validated arguments (a dict) and, when it takes a second
-        parameter, the call's :class:`CancelToken`. May be ``async``. Its result becomes the
+    :param str name: letters, digits and underscores; hosts expose it as ``custom__<name>``.
+    :param str description: what the tool does, for the model.
+    :param Callable execute: called with the validated arguments (a dict) and, when it takes a
+        second parameter, the call's :class:`CancelToken`. May be ``async``. Its result becomes the
         text the model sees (``str`` verbatim, ``None`` → ``""``, other JSON values as JSON).
-    :param input_schema: a JSON Schema for the arguments (``type: object``). When left out
-        it is derived from ``execute``'s ``args`` annotation (a TypedDict or dataclass), else
+    :param Mapping input_schema: a JSON Schema for the arguments (``type: object``). When left
+        out it is derived from ``execute``'s ``args`` annotation (a TypedDict or dataclass), else
         any object is accepted.
-    :param approval: ``always`` (default: every call asks, unless always-allowed),
+    :param Approval approval: ``always`` (default: every call asks, unless always-allowed),
         ``destructive`` or ``never``.
-    :param read_only: the tool changes nothing (offered in ``plan`` mode with ``never``).
-    :param requires_approval: ask on every call, in every mode; never remembered.
-    :param timeout_ms: the call fails with an error after this long (1 to 300000).
+    :param bool read_only: the tool changes nothing (offered in ``plan`` mode with ``never``).
+    :param bool requires_approval: ask on every call, in every mode; never remembered.
+    :param int timeout_ms: the call fails with an error after this long (1 to 300000).
     """
 
     name: str = field(converter=strip, validator=check_name)
