@@ -3,7 +3,8 @@
 Found out with SDK 2.3.0: the SDK's stdio transport turns a line that is not a JSON-RPC
 message into an exception item and its dispatcher drops it without a word. ``tooldrop serve``
 answers such a line with a JSON-RPC error (``id: null``: -32700 for text that is not JSON,
--32600 for JSON that is not a message, with the request's id when it can still be read),
+-32600 for JSON that is not a message, with the request's id when it can still be read, even
+from a line whose 5,000-digit number the SDK's parser refuses),
 which the SDK client ignores as a response to no request of its own; the connection stays
 open and the next request is answered on it.
 """
@@ -105,3 +106,40 @@ async def test_a_flood_of_garbage_between_real_calls(connect, text_of, tools):
             assert text_of(result) == f"n{index}"
         errors = [json.loads(line) for line in server.stdout_lines if '"id":null' in line]
         assert len(errors) == 20
+
+
+@pytest.mark.parametrize(
+    ("request_line", "request_id"),
+    [
+        # Valid JSON the SDK's parser refuses: "number out of range". The id is still read.
+        (
+            b'{"jsonrpc": "2.0", "id": 41, "method": "tools/call", "params": '
+            b'{"name": "custom__echo", "arguments": {"text": ' + b"9" * 5000 + b"}}}\n",
+            41,
+        ),
+        (
+            b'{"id": "first", "jsonrpc": "2.0", "method": "x", "params": [-'
+            + b"1" * 9000
+            + b"]}\n",
+            "first",
+        ),
+    ],
+)
+async def test_a_huge_number_is_answered_with_the_request_id(
+    connect, text_of, tools, request_line, request_id
+):
+    async with connect(tools) as server:
+        await server.send_raw(request_line)
+        error = await wait_for_line(server, error_for(request_id))
+        assert error["error"]["code"] == -32700
+        result = await server.session.call_tool("custom__echo", {"text": "after"})
+        assert text_of(result) == "after"
+
+
+async def test_a_huge_number_as_the_id_itself_gets_a_null_id(connect, text_of, tools):
+    async with connect(tools) as server:
+        await server.send_raw(b'{"jsonrpc": "2.0", "id": ' + b"7" * 5000 + b', "method": "x"}\n')
+        error = await wait_for_line(server, error_for(None))
+        assert error["error"]["code"] == -32700
+        result = await server.session.call_tool("custom__echo", {"text": "after"})
+        assert text_of(result) == "after"

@@ -35,6 +35,7 @@ from pydantic import ValidationError
 from tooldrop import Mode, Problem, ToolHost
 
 from ._elicit import InputRound, client_can_elicit, elicitation_ask
+from ._ids import message_id, recover_id
 from ._watch import signature, watched_dirs
 
 __all__ = ["ToolServer"]
@@ -268,16 +269,17 @@ def _classify(exc: Exception) -> tuple[int, str, types.RequestId | None]:
     if not isinstance(exc, ValidationError):
         return PARSE_ERROR, "Parse error", None
     errors = exc.errors()
-    if any(e.get("type") == "json_invalid" for e in errors):
-        return PARSE_ERROR, "Parse error", None
     for error in errors:
-        received = error.get("input")
-        if isinstance(received, dict):
-            request_id = received.get("id")
-            if isinstance(request_id, str) or (
-                isinstance(request_id, int) and not isinstance(request_id, bool)
-            ):
-                return INVALID_REQUEST, "Invalid Request", request_id
+        if error.get("type") == "json_invalid":
+            # Often valid JSON the SDK's parser refuses (a 5,000-digit number is "out of
+            # range"): read it again with bounded numbers, so the client gets its answer.
+            line = error.get("input")
+            recovered = recover_id(line) if isinstance(line, str) else None
+            return PARSE_ERROR, "Parse error", recovered
+    for error in errors:
+        request_id = message_id(error.get("input"))
+        if request_id is not None:
+            return INVALID_REQUEST, "Invalid Request", request_id
     return INVALID_REQUEST, "Invalid Request", None
 
 
