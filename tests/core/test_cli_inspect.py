@@ -143,7 +143,8 @@ def test_plugins_lists_hooks_and_origins(cli):
     data = json.loads(cli("plugins", "--json").output)
     by_name = {p["name"]: p for p in data}
     assert by_name["tooldrop.schema"]["origin"] == "builtin"
-    assert "tooldrop_approve" in by_name["tooldrop.approval"]["hooks"]
+    assert by_name["approval"]["origin"] == "builtin"
+    assert "tooldrop_approve" in by_name["approval"]["hooks"]
     text = cli("plugins").output
     assert "hooks: tooldrop_approve, tooldrop_available" in text
 

@@ -187,6 +187,8 @@ def test_with_no_policy_at_all_every_call_asks(project, user_dir, echo, tool_pac
     host = ToolHost(
         project_dir=project, user_dir=user_dir, plugins=[echo, tool_pack(spec_factory())]
     )
+    assert not host.call("echo", {}).is_error  # the essential default policy: approval never
+    host.unregister("approval")  # deliberately, through the API: now nothing decides
     assert host.call("echo", {}).denied
     assert not host.call("echo", {}, ask=lambda call: True).is_error
 

@@ -76,8 +76,14 @@ def test_every_builtin_plugin_loads_from_its_entry_point_with_its_version(site):
     )
     assert done.returncode == 0, done.stderr
     plugins = {p["name"]: p for p in json.loads(done.stdout)}
+    approval = plugins["approval"]  # essential: always registered, never an entry point
+    assert (approval["origin"], approval["distribution"], approval["version"]) == (
+        "builtin",
+        "tooldrop-core",
+        "0.1.0",
+    )
+    assert approval["hooks"] == ["tooldrop_approve", "tooldrop_available"]
     for name, dist in [
-        ("approval", "tooldrop-core"),
         ("markdown", "tooldrop-markdown"),
         ("python", "tooldrop-python"),
         ("shell", "tooldrop-shell"),
@@ -120,9 +126,45 @@ def test_tooldrop_plugins_selects_entry_points_by_name(site):
     assert names == ["tooldrop.schema", "approval", "goodpack"]
 
 
-def test_an_empty_tooldrop_plugins_loads_none(site):
+def test_an_empty_tooldrop_plugins_loads_only_the_essential_plugins(site):
     done = tooldrop(site, "plugins", "--json", TOOLDROP_PLUGINS="")
-    assert [p["name"] for p in json.loads(done.stdout)] == ["tooldrop.schema"]
+    assert [p["name"] for p in json.loads(done.stdout)] == ["tooldrop.schema", "approval"]
+
+
+def test_selecting_loaders_keeps_the_default_policy(site, tmp_path):
+    """TOOLDROP_PLUGINS=markdown,shell once dropped the policy: yolo denied approval: never."""
+    user = tmp_path / "user"
+    (user / "tools").mkdir(parents=True)
+    marker = tmp_path / "ran"
+    (user / "tools" / "touch.md").write_text(
+        f"---\nname: touch_it\ndescription: d\napproval: never\n---\ntouch {marker}\n"
+    )
+    common = ["--project", str(tmp_path), "--user-dir", str(user), "--mode", "yolo"]
+    done = tooldrop(site, *common, "call", "touch_it", TOOLDROP_PLUGINS="markdown,shell")
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert marker.exists()
+    listed = tooldrop(site, *common, "plugins", "--json", TOOLDROP_PLUGINS="markdown,shell")
+    names = [p["name"] for p in json.loads(listed.stdout)]
+    assert names == ["tooldrop.schema", "approval", "markdown", "shell"]
+
+
+def test_naming_an_essential_plugin_in_tooldrop_plugins_is_no_problem(site):
+    done = tooldrop(
+        site, "--project", str(site), "list", "--json", TOOLDROP_PLUGINS="approval,goodpack"
+    )
+    assert json.loads(done.stdout)["problems"] == []
+
+
+def test_explicit_plugins_get_the_essential_ones_and_may_name_them_again(tmp_path):
+    import tooldrop.approval
+
+    for plugins in ([], [tooldrop.approval]):
+        host = ToolHost(project_dir=tmp_path, user_dir=tmp_path, plugins=plugins)
+        infos = host.plugins()
+        assert [(i.name, i.origin, i.loaded) for i in infos] == [
+            ("tooldrop.schema", "builtin", True),
+            ("approval", "builtin", True),
+        ]
 
 
 def test_naming_a_plugin_that_is_not_installed_is_reported(site):

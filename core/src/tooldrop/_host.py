@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
+from . import approval
 from ._cancel import CancelToken
 from ._discover import discover
 from ._errors import InvalidArgumentsError, RenderError, UnknownToolError
@@ -47,10 +48,16 @@ def config_dir_for(app: str, user_dir: str | os.PathLike[str] | None = None) -> 
 
 
 def load_plugin_set(plugins: Iterable[object] | None = None) -> PluginSet:
-    """The core's own plugins plus ``plugins``, or the installed entry points when ``None``."""
+    """The core's essential plugins plus ``plugins``, or the installed entry points when ``None``.
+
+    Essential plugins are always registered, like pytest's: the JSON Schema check and the
+    default approval policy are what the documented behaviour rests on, so neither
+    ``TOOLDROP_PLUGINS`` nor an explicit ``plugins`` list leaves them out. A policy of your own
+    goes before the default one with ``tryfirst=True``.
+    """
     plugin_set = PluginSet()
-    # The core's own JSON Schema check is part of the contract, not an optional plugin.
     plugin_set.add_builtin(SchemaValidation(), "tooldrop.schema")
+    plugin_set.add_builtin(approval, "approval")
     if plugins is None:
         plugin_set.load_entry_points()
     else:

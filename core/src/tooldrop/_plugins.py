@@ -42,8 +42,9 @@ class PluginInfo:
 
     #: The name it is registered under (an entry point's name, or the module's).
     name: str
-    #: ``builtin`` (part of the core), ``entrypoint``, ``explicit`` (passed to
-    #: ``ToolHost(plugins=...)``) or ``registered`` (``ToolHost.register``).
+    #: ``builtin`` (an essential plugin of the core, always registered), ``entrypoint``,
+    #: ``explicit`` (passed to ``ToolHost(plugins=...)``) or ``registered``
+    #: (``ToolHost.register``).
     origin: str
     #: The module (or object) that implements the hooks.
     module: str = ""
@@ -99,6 +100,8 @@ class PluginSet:
         self._records: list[tuple[PluginInfo, _Dist]] = []
         self._resolved: list[PluginInfo] = []
         self.problems: list[Problem] = []
+        #: Names of the core's essential plugins, registered before anything is selected.
+        self.essential_names: set[str] = set()
         self.strict = env_flag("TOOLDROP_STRICT_PLUGINS")
         if env_flag("TOOLDROP_TRACE_PLUGINS"):
             self._enable_tracing()
@@ -127,7 +130,10 @@ class PluginSet:
         entry_points = sorted(
             importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name
         )
+        essential = self.essential_names
         for ep in entry_points:
+            if ep.name in essential:
+                continue  # registered already, whatever is selected (an older install's entry)
             if wanted is not None and ep.name not in wanted:
                 continue
             found.add(ep.name)
@@ -138,7 +144,7 @@ class PluginSet:
                 self._failed(ep.name, "entrypoint", ep.value, dist, exc)
                 continue
             self._add(plugin, ep.name, "entrypoint", dist)
-        for missing in sorted((wanted or set()) - found):
+        for missing in sorted((wanted or set()) - found - essential):
             message = f"TOOLDROP_PLUGINS names {missing!r}, but no installed plugin has that name"
             self.problems.append(
                 Problem(field=f"plugin {missing}", message=message, severity="warning")
@@ -146,12 +152,15 @@ class PluginSet:
 
     def load_explicit(self, plugins: Iterable[object]) -> None:
         for plugin in plugins:
+            if self.pm.is_registered(plugin):
+                continue  # an essential plugin named again (``plugins=[tooldrop.approval, ...]``)
             name = _module_name(plugin) if isinstance(plugin, types.ModuleType) else None
             self._add(plugin, name, "explicit", None)
 
     def add_builtin(self, plugin: object, name: str) -> None:
-        """Register one of the core's own plugins (always present, whatever is selected)."""
-        self._add(plugin, name, "builtin", "tooldrop-core")
+        """Register one of the core's essential plugins (always present, whatever is selected)."""
+        if self._add(plugin, name, "builtin", "tooldrop-core") is not None:
+            self.essential_names.add(name)
 
     def register(self, plugin: object, name: str | None = None) -> str:
         """Register one more plugin; raise :class:`PluginError` when it is not valid."""
