@@ -46,7 +46,6 @@ def body_problems(load, body: str, severity: str = "error") -> list[str]:
         "cat <<< {{ x }}",
         "cat <<EOF\n$HOME\nEOF\necho {{ x }}",
         "cat <<-'EOF'\n\tliteral\n\tEOF\necho {{ x }}",
-        "cat <<A <<B\na\nA\nb\nB\necho {{ x }}",
         "case {{ x }} in\n  a) echo {{ y }};;\nesac",
         "[[ {{ x }} == a* ]] && echo yes",
         "V={{ x }} cmd\narr=({{ xs }})\nprintf '%s\\n' {{ xs }}",
@@ -98,6 +97,8 @@ def test_accepted(load, body: str) -> None:
         ("cat <<'EOF'\nvalue: {{ x }}\nEOF", "inside a heredoc body"),
         ("cat <<-EOF\n\t{{ x }}\n\tEOF", "inside a heredoc body"),
         ("cat <<A <<B\na\nA\n{{ x }}\nB", "inside a heredoc body"),
+        # tree-sitter-bash does not read two heredocs on one line: refused, never guessed
+        ("cat <<A <<B\na\nA\nb\nB\necho {{ x }}", "a script that the checks cannot parse"),
         (
             "# note: {{ x }}\necho",
             "stands in a # comment; a value with a newline would end the comment",

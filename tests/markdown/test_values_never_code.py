@@ -31,9 +31,7 @@ ROWS = [
     pytest.param("echo $'\\'' {{ x }} ' $'\\'''", ("sh",), {"x": f";{TOUCH};"}, id="ansi-in-dash"),
     pytest.param("echo $$'\\''{{ x }}'", ("bash",), {"x": f"$({TOUCH})"}, id="dollar-dollar"),
     pytest.param("echo $[ {{ x }} ]", ("bash",), {"x": f"a[$({TOUCH})]"}, id="old-arith"),
-    pytest.param(
-        "echo hi >&{{ x }}", ("bash",), {"x": f"out$({TOUCH}).log"}, id="dup-redirect"
-    ),
+    pytest.param("echo hi >&{{ x }}", ("bash",), {"x": f"out$({TOUCH}).log"}, id="dup-redirect"),
     pytest.param(
         "echo \\\n#{{ x }}", ("bash", "sh"), {"x": f"a\n{TOUCH} #"}, id="continued-comment"
     ),
@@ -47,9 +45,7 @@ ROWS = [
     pytest.param("read {{ x }} <<< 1", ("bash",), {"x": f"a[$({TOUCH})]"}, id="read"),
     pytest.param("declare {{ x }}=1", ("bash",), {"x": f"a[$({TOUCH})]"}, id="declare"),
     pytest.param("let {{ x }}", ("bash",), {"x": f"a[$({TOUCH})]"}, id="let"),
-    pytest.param(
-        "declare -n r={{ x }}; echo $r", ("bash",), {"x": f"a[$({TOUCH})]"}, id="nameref"
-    ),
+    pytest.param("declare -n r={{ x }}; echo $r", ("bash",), {"x": f"a[$({TOUCH})]"}, id="nameref"),
 ]
 
 
@@ -81,3 +77,84 @@ def test_the_row_is_refused_at_load(load, body: str, shells: tuple[str, ...], ar
         result = load(frontmatter(body, PARAMS, extra))
         assert result.tools == (), (shell, [p.format() for p in result.problems])
         assert any(p.field == "body" and p.severity == "error" for p in result.problems)
+
+
+ALL_PARAMS = PARAMS + "  b:\n    type: boolean\n"
+
+
+def problems(load, body: str, shell: str | None = None) -> list[str]:
+    extra = "" if shell is None else f"shell: {shell}\n"
+    result = load(frontmatter(body, ALL_PARAMS, extra))
+    return [p.message for p in result.problems if p.severity == "error"]
+
+
+@pytest.mark.parametrize(
+    ("body", "shell"),
+    [
+        ("V={{ x }} cmd -- {{ x }} a{{ x }}b > {{ x }} 2>&1 < {{ x }} &>> {{ x }}", None),
+        ('f() { local v={{ x }}; echo "$v"; }\nf', None),
+        ("export V={{ x }}; readonly W={{ x }}", None),
+        ("case {{ x }} in {{ x }}|b) ;; esac", None),
+        ('for v in {{ xs }} {{ x }}; do echo "$v"; done', None),
+        ("[[ {{ x }} == a* && -n {{ x }} || {{ x }} =~ b ]] && echo", "bash"),
+        ("[[ {{ n }} -gt 0 ]] && declare -i k={{ n }} && let {{ n }}", "bash"),
+        ("[ {{ x }} -eq 1 ] && test {{ x }} = b", None),
+        ("read -r line <<< {{ x }}", "bash"),
+        ("printf -v out %s {{ x }} && printf '%s\\n' {{ xs }}", None),
+        ("a=({{ xs }} {{ x }})", "bash"),
+        ("echo $'a' {{ x }}", "bash"),
+        ("if grep -q {{ x }} f; then ! cmd {{ x }} | sort; fi", None),
+        ("while read -r l; do echo {{ x }}; done < f", None),
+        ("( cd d && ls {{ x }} ) && { echo {{ x }}; }", None),
+        ("diff <(sort {{ x }}) f", "bash"),
+        ("a[1]={{ x }}", "bash"),
+    ],
+)
+def test_allowed_positions(load, body: str, shell: str | None) -> None:
+    assert problems(load, body, shell) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "shell", "message"),
+    [
+        ("{{ x }} --help", None, "stands where the command name goes"),
+        ("RANDOM={{ x }}", None, "is assigned to RANDOM, whose assignments bash evaluates"),
+        ("declare -i k\nk={{ x }}", None, "is assigned to k, whose assignments bash evaluates"),
+        ("PATH={{ x }} ls", None, "is assigned to PATH"),
+        ("LD_PRELOAD={{ x }} ls", None, "is assigned to LD_PRELOAD, which makes the shell"),
+        ("declare -a a={{ x }}", None, "is assigned to a, whose assignments bash evaluates"),
+        ("export {{ x }}", None, "is given to export, which reads its arguments as variable"),
+        ("echo hi 2>&{{ x }}", None, "stands after >&"),
+        ("cat <&{{ x }}", None, "stands after <&"),
+        ("echo $[ {{ x }} ]", "bash", "inside arithmetic"),
+        ("[[ {{ x }} == a ]]", "sh", "stands in [[ … ]], which sh (dash) does not have"),
+        ("a=({{ x }})", "sh", "which sh (dash) does not have"),
+        ("cat <<< {{ x }}", "sh", "which sh (dash) does not have"),
+        ("echo $'a' {{ x }}", "sh", "comes after a $'…' string"),
+        ("echo $'a' {{ x }}", None, "comes after a $'…' string"),
+        ("compgen -W {{ x }}", None, "is given to compgen"),
+        ("printf -v {{ x }} %s 1", None, "is given to printf -v"),
+        ("printf -v{{ x }} %s 1", None, "is given to printf -v"),
+        ("command read {{ x }}", None, "is given to read"),
+        ("builtin let {{ x }}", None, "is given to let"),
+        ("[[ {{ x }} -lt 1 ]]", "bash", "is compared with -lt in [[ … ]]"),
+        ("[[ -v {{ x }} ]]", "bash", "is given to [[ -v"),
+        ("(( {{ n }} > 1 ))", "bash", "inside arithmetic"),
+        ("echo ${x:-{{ x }}}", None, "inside ${ … }"),
+        ("a[{{ x }}]=1", "bash", None),
+        ("echo {{ xs }}x", None, "array placeholder {{ xs }} is glued to other text"),
+        ("cat > {{ xs }}", None, "array placeholder {{ xs }} stands in a file redirect"),
+        ("case {{ xs }} in a) ;; esac", None, "array placeholder"),
+        ("{{# b }}ls {{/ b }}{{ x }} a", None, "stands where the command name goes"),
+        ("echo a; x=(( {{ x }} ))", "bash", "a script that the checks cannot parse"),
+        ("echo $(( 1) {{ x }} ))", None, None),
+        ("echo \\\n#{{ x }}", None, None),
+    ],
+)
+def test_refused_positions(load, body: str, shell: str | None, message: str | None) -> None:
+    found = problems(load, body, shell)
+    if message is None:
+        result = load(frontmatter(body, ALL_PARAMS, "" if shell is None else f"shell: {shell}\n"))
+        assert result.problems, body
+        return
+    assert any(message in text for text in found), found

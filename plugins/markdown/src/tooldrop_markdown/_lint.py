@@ -28,7 +28,10 @@ import difflib
 import re
 from collections.abc import Mapping
 
+from tooldrop import is_forbidden_env
+
 from ._fields import Param
+from ._positions import NAME_TAKING, SPECIAL_ASSIGN, check_positions, shapes
 from ._shell import (
     ANSI,
     ARITH,
@@ -251,23 +254,35 @@ class _Checker(ShellLexer):
         self.after_close = word_start
 
 
-#: Characters that can put what follows anywhere but the top level.
-_NEEDS_LEXER = re.compile(r"[\\'\"`$#<(]")
+#: Characters after which a tag may stand anywhere but in a plain word of a simple command.
+_NEEDS_LEXER = re.compile(r"[\\'\"`$#<>()\[\]{}!&]")
 # A word's characters, matched on the reversed text to find the last word of a chunk.
 _WORD_TAIL = re.compile(r"[^ \t\n;&|<>()]*")
+# Words that make a simple command more than a program and its arguments: reserved words,
+# and builtins whose arguments are names or code. Bodies using them are read in full.
+_NOT_PLAIN = NAME_TAKING | {
+    "if", "then", "else", "elif", "fi", "do", "done", "for", "in", "while", "until", "case",
+    "esac", "select", "function", "time", "coproc", "command", "builtin", "exec",
+}  # fmt: skip
+_COMMANDS = re.compile(r"[;|\n]")
 
 
 def lint(
-    tokens: list[Token], params: Mapping[str, Param] | None, declared: set[str] | None
+    tokens: list[Token],
+    params: Mapping[str, Param] | None,
+    declared: set[str] | None,
+    shell: object = None,
 ) -> list[BodyProblem]:
     """Every problem with where the body's placeholders and sections stand.
 
     :param params: the parameters that loaded, for their types (``None``: not known).
     :param declared: every declared name, or ``None`` when ``parameters`` could not be read.
+    :param shell: the frontmatter's ``shell`` (``bash``, ``sh``; anything else: either).
     """
     found = _top_level(tokens, params, declared)
     if found is None:
-        return _run(_Checker, tokens, params, declared)
+        dialect = shell if isinstance(shell, str) and shell in ("bash", "sh") else "either"
+        return _run(_Checker, tokens, params, declared, dialect)
     problems, at_top = found
     return problems + _run_again(tokens, at_top)
 
@@ -275,18 +290,20 @@ def lint(
 def _top_level(
     tokens: list[Token], params: Mapping[str, Param] | None, declared: set[str] | None
 ) -> tuple[list[BodyProblem], set[int]] | None:
-    """What :class:`_Checker` finds, for bodies without quotes, escapes, ``$``, ``#``, ``<``
-    or ``(`` (most simple tools); ``None`` for any other body.
+    """What the full checks find, for bodies made of plain simple commands: no quotes,
+    escapes, ``$``, ``#``, redirections, brackets, braces, ``!`` or ``&``, no reserved word
+    and no name-taking builtin, every command named by a literal word (most simple tools);
+    ``None`` for any other body.
 
-    In such a body every tag stands at the top level: no context can open, so sections
-    always close where they opened and following words is all the lexer would do. (The
-    tests compare both on random bodies.)
+    In such a body every tag stands in a plain word of a simple command: no context can
+    open, so sections always close where they opened and following words is all the lexer
+    would do. (The tests compare both on random bodies.)
     """
     problems: list[BodyProblem] = []
     at_top: set[int] = set()
     suggested: dict[str, str | None] = {}
     word = ""  # the unquoted word the next character extends, as the lexer keeps it
-    for token in tokens:
+    for index, token in enumerate(tokens):
         kind = token.kind
         if kind == "text":
             text = token.value
@@ -302,11 +319,44 @@ def _top_level(
             problems.append(_undeclared(token, declared, suggested))
         elif kind == "var":
             param = None if params is None else params.get(token.value)
-            if param is not None and param.type == "array" and _ASSIGNMENT.fullmatch(word):
-                problems.append(_array_assignment(token, word))
+            if param is not None and param.type == "array":
+                if _ASSIGNMENT.fullmatch(word):
+                    problems.append(_array_assignment(token, word))
+                elif word or _glued(tokens, index):
+                    return None  # an array glued to text: the full checks say why not
             at_top.add(token.start)
             word += "'"
+    if at_top and not all(_plain_commands(shape) for shape in shapes(tokens)):
+        return None
     return problems, at_top
+
+
+def _glued(tokens: list[Token], index: int) -> bool:
+    """Whether text or a placeholder may follow the placeholder at ``index`` in one word."""
+    for token in tokens[index + 1 :]:
+        if token.kind == "text":
+            return token.value[:1] not in (" ", "\t", "\n", ";", "|")
+        if token.kind == "var":
+            return True
+    return False
+
+
+def _plain_commands(tokens: list[Token]) -> bool:
+    """Whether every simple command of ``tokens`` (sections as given) starts with a literal
+    program name that is neither a reserved word nor a name-taking builtin, and assigns
+    values only to ordinary variables."""
+    text = "".join(t.value if t.kind == "text" else "\0" if t.kind == "var" else "" for t in tokens)
+    for command in _COMMANDS.split(text):
+        for word in command.split():
+            assigned = _ASSIGNMENT.match(word)
+            if assigned is None:
+                if "\0" in word or word in _NOT_PLAIN:
+                    return False
+                break
+            variable = assigned.group().rstrip("+=").split("[")[0]
+            if "\0" in word and (variable in SPECIAL_ASSIGN or is_forbidden_env(variable)):
+                return False
+    return True
 
 
 def _run(
@@ -314,6 +364,7 @@ def _run(
     tokens: list[Token],
     params: Mapping[str, Param] | None,
     declared: set[str] | None,
+    dialect: str = "either",
 ) -> list[BodyProblem]:
     checker = kind(params, declared)
     for token in tokens:
@@ -324,7 +375,19 @@ def _run(
         else:
             checker.tag(token)
     checker.finish()
-    return checker.problems + _run_again(tokens, checker.at_top)
+    # The lexer's reading first (its messages name the quote or substitution to remove),
+    # then the allow-list on the parse tree for every placeholder the lexer let through.
+    refused = {offset for offset, _, severity in checker.problems if severity == "error"}
+    known = {t.value for t in tokens} if declared is None else declared
+    skip = {
+        t.start
+        for t in tokens
+        if t.kind == "var"
+        and (t.start in refused or t.start not in checker.at_top or t.value not in known)
+    }
+    positions = check_positions(tokens, params, dialect, skip)
+    at_top = checker.at_top - {offset for offset, _, _ in positions}
+    return checker.problems + positions + _run_again(tokens, at_top)
 
 
 # Commands that run their arguments as shell code, and those that run a command line they get

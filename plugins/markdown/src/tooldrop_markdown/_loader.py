@@ -191,7 +191,7 @@ def _body_problems(
     template, found = check(body, tokens)
     problems: list[BodyProblem] = [(offset, message, "error") for offset, message in found]
     declared = None if prepared.parameters_unknown else prepared.declared
-    problems.extend(lint(tokens, params, declared))
+    problems.extend(lint(tokens, params, declared, prepared.data.get("shell")))
     if "\r" in body:
         problems.append((body.index("\r"), (
             "the body has CRLF (Windows) line ends; the shell reads each \\r as part of the "

@@ -79,6 +79,8 @@ class ShellLexer:
         self.word = ""
         #: The last character was an escaping backslash.
         self.escape = False
+        #: ``word_start`` before that backslash (a backslash-newline leaves it as it was).
+        self.continued = False
         #: The last chunk ended in a plain ``$``.
         self.dollar_at_end = False
         #: The last chunk ended while reading a heredoc's delimiter.
@@ -146,7 +148,9 @@ class ShellLexer:
             kind = self.stack[-1][0]
             if self.escape:
                 self.escape = False
-                if kind in CODE and text[i] != "\n":
+                if text[i] == "\n":  # a line continuation: removed before words are read
+                    self.word_start = self.continued
+                elif kind in CODE:
                     self.word += text[i]
                     self.word_start = False
                 i += 1
@@ -175,6 +179,7 @@ class ShellLexer:
             return j + 1
         if char == "\\":
             self.escape = True
+            self.continued = self.word_start
             self.word_start = False
             return j + 1
         if kind in (ANSI, BT):
@@ -252,6 +257,11 @@ class ShellLexer:
             return j + 2
         if after[:1] == "{":
             self.push(PARAM, base + j)
+            return j + 2
+        if after[:1] == "$":  # $$, the shell's process id: the next character is read anew
+            if kind in CODE:
+                self.word += "$$"
+                self.word_start = False
             return j + 2
         if after[:1] == "'" and kind in (*CODE, PARAM):
             self.push(ANSI, base + j)
