@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from tooldrop import is_forbidden_env
 
 from ._fields import Param
-from ._positions import NAME_TAKING, SPECIAL_ASSIGN, check_positions, shapes
+from ._positions import NAME_TAKING, SPECIAL_ASSIGN, check_positions
 from ._shell import (
     ANSI,
     ARITH,
@@ -303,10 +303,12 @@ def _top_level(
     at_top: set[int] = set()
     suggested: dict[str, str | None] = {}
     word = ""  # the unquoted word the next character extends, as the lexer keeps it
+    marked: list[str] = []  # the body, tags as one-character marks
     for index, token in enumerate(tokens):
         kind = token.kind
         if kind == "text":
             text = token.value
+            marked.append(text)
             if _NEEDS_LEXER.search(text):
                 return None
             if "{{" in text:
@@ -314,10 +316,14 @@ def _top_level(
             tail = _WORD_TAIL.match(text[::-1]).end()  # type: ignore[union-attr]  # * matches
             word = word + text if tail == len(text) else text[len(text) - tail :]
         elif kind == "close":
-            continue  # closes where it opened: nothing to report
+            marked.append("\2")  # closes where it opened: nothing to report
         elif declared is not None and token.value not in declared:
             problems.append(_undeclared(token, declared, suggested))
-        elif kind == "var":
+            marked.append(_MARKS[kind])
+        elif kind != "var":
+            marked.append("\1")
+        else:
+            marked.append("\0")
             param = None if params is None else params.get(token.value)
             if param is not None and param.type == "array":
                 if _ASSIGNMENT.fullmatch(word):
@@ -326,7 +332,7 @@ def _top_level(
                     return None  # an array glued to text: the full checks say why not
             at_top.add(token.start)
             word += "'"
-    if at_top and not all(_plain_commands(shape) for shape in shapes(tokens)):
+    if at_top and not _plain_commands("".join(marked)):
         return None
     return problems, at_top
 
@@ -341,13 +347,25 @@ def _glued(tokens: list[Token], index: int) -> bool:
     return False
 
 
-def _plain_commands(tokens: list[Token]) -> bool:
-    """Whether every simple command of ``tokens`` (sections as given) starts with a literal
-    program name that is neither a reserved word nor a name-taking builtin, and assigns
-    values only to ordinary variables."""
-    text = "".join(t.value if t.kind == "text" else "\0" if t.kind == "var" else "" for t in tokens)
+_MARKS = {"var": "\0", "open": "\1", "invert": "\1", "close": "\2"}
+
+
+def _plain_commands(text: str) -> bool:
+    """Whether every simple command starts with a literal program name that is neither a
+    reserved word nor a name-taking builtin, and assigns values only to ordinary variables,
+    whichever sections are left out.
+
+    The last part holds when no section holds a command separator or touches a command's
+    name (or the assignments before it): leaving such a section out only drops arguments.
+    """
+    depth = 0
     for command in _COMMANDS.split(text):
+        if depth:
+            return False  # a separator inside a section
+        depth += command.count("\1") - command.count("\2")
         for word in command.split():
+            if "\1" in word or "\2" in word:
+                return False  # a section in the command's name or its assignments
             assigned = _ASSIGNMENT.match(word)
             if assigned is None:
                 if "\0" in word or word in _NOT_PLAIN:

@@ -33,6 +33,7 @@ so a placeholder is judged in every shape the script can take.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -90,6 +91,7 @@ _WHERE = {
     "ansi_c_string": "inside $'…' quotes",
 }
 
+_DECLARES = re.compile(rb"declare|typeset|local|export|readonly")
 _local = threading.local()
 
 
@@ -163,9 +165,12 @@ class _Facts:
     """What the whole script says about its variables: names declared integer, nameref or
     array (an assignment to them is evaluated), and whether it holds ``$'…'``."""
 
-    def __init__(self, root: Node) -> None:
+    def __init__(self, root: Node, script: bytes) -> None:
         self.evaluated: set[str] = set()
         self.ansi_at: int | None = None
+        # Walking the tree costs more than parsing it: only when the text calls for it.
+        if b"$'" not in script and not _DECLARES.search(script):
+            return
         stack = [root]
         while stack:
             node = stack.pop()
@@ -215,7 +220,7 @@ def check_positions(
         if root.has_error:
             _broken(root, script, where, skip, found)
             continue
-        facts = _Facts(root)
+        facts = _Facts(root, script)
         for offset, token in where.items():
             if token.start in skip or token.start in found:
                 continue
