@@ -21,7 +21,8 @@ uv build --all-packages -q -o "$dist"
 uv build -q -o "$dist" docs/examples/tooldrop-toml
 step "built: $(cd "$dist" && echo *)"
 
-expected=(tooldrop tooldrop_core tooldrop_markdown tooldrop_python tooldrop_shell tooldrop_mcp tooldrop_toml)
+expected=(tooldrop tooldrop_core tooldrop_markdown tooldrop_python tooldrop_shell tooldrop_mcp
+    tooldrop_sandbox tooldrop_toml)
 for name in "${expected[@]}"; do
     compgen -G "$dist/$name-*-py3-none-any.whl" >/dev/null || fail "no wheel for $name"
     compgen -G "$dist/$name-*.tar.gz" >/dev/null || fail "no sdist for $name"
@@ -63,7 +64,8 @@ uv pip install -q --python "$work/venv/bin/python" --find-links "$dist" \
 # Prove the installed code is what was built here, not a same-named release from an index.
 site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 for pair in tooldrop:core tooldrop_markdown:plugins/markdown tooldrop_python:plugins/python \
-    tooldrop_shell:plugins/shell tooldrop_mcp:plugins/mcp tooldrop_toml:docs/examples/tooldrop-toml; do
+    tooldrop_shell:plugins/shell tooldrop_mcp:plugins/mcp tooldrop_sandbox:plugins/sandbox \
+    tooldrop_toml:docs/examples/tooldrop-toml; do
     package=${pair%%:*} source=$repo/${pair#*:}/src/${pair%%:*}
     differs=$(diff -rq -x __pycache__ "$source" "$site/$package") \
         || fail "the installed $package differs from $source (edited during the build?):"$'\n'"$differs"

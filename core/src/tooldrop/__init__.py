@@ -15,6 +15,7 @@ from ._errors import (
     InvalidArgumentsError,
     PluginError,
     RenderError,
+    SandboxError,
     ToolDropError,
     UnknownToolError,
 )
@@ -31,11 +32,14 @@ from ._export import (
 from ._host import ToolHost
 from ._model import (
     Approval,
+    Command,
+    Confinement,
     Decision,
     LoadResult,
     Mode,
     Origin,
     Problem,
+    SandboxSetting,
     Scope,
     Severity,
     ToolCall,
@@ -46,6 +50,7 @@ from ._model import (
 from ._output import DEFAULT_OUTPUT_LIMIT, join_truncated, split_budget, truncate, truncation_marker
 from ._pattern import compile_pattern
 from ._plugins import PluginInfo
+from ._sandbox import wrap_command
 from ._schema import validate_args
 from ._tool import Tool, ToolDefinitionError, to_spec, tool
 from .hookspecs import hookimpl
@@ -57,6 +62,8 @@ __all__ = [
     "NAME_RULES",
     "Approval",
     "CancelToken",
+    "Command",
+    "Confinement",
     "Decision",
     "ExportFormat",
     "ExportedTools",
@@ -69,6 +76,8 @@ __all__ = [
     "PluginInfo",
     "Problem",
     "RenderError",
+    "SandboxError",
+    "SandboxSetting",
     "Scope",
     "Severity",
     "Tool",
@@ -98,6 +107,7 @@ __all__ = [
     "truncation_marker",
     "validate_args",
     "why_not_strict",
+    "wrap_command",
 ]
 
 

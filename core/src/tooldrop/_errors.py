@@ -6,6 +6,7 @@
     ├── UnknownToolError    (also a LookupError) no tool of that name is loaded
     ├── InvalidArgumentsError                    ``host.render`` got arguments the schema refuses
     ├── RenderError                              a renderer refuses to render the arguments safely
+    ├── SandboxError                             a call that must run confined cannot be
     └── PluginError                              a plugin failed to load (strict mode, ``register``)
 """
 
@@ -17,6 +18,7 @@ __all__ = [
     "InvalidArgumentsError",
     "PluginError",
     "RenderError",
+    "SandboxError",
     "ToolDropError",
     "UnknownToolError",
 ]
@@ -46,6 +48,14 @@ class RenderError(ToolDropError):
     """Raised by a ``tooldrop_render`` implementation that cannot render the call safely.
 
     The message is shown to the model; nothing runs.
+    """
+
+
+class SandboxError(ToolDropError):
+    """A call must run confined (``sandbox: required``) and cannot be; nothing ran.
+
+    Raised by ``tooldrop_wrap_command`` implementations and by :func:`tooldrop.wrap_command`;
+    the backend turns the message into the call's error result, so write it for the model.
     """
 
 

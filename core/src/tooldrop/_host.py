@@ -16,7 +16,18 @@ from ._discover import discover
 from ._errors import InvalidArgumentsError, RenderError, UnknownToolError
 from ._export import ExportedTools, ExportFormat, export_tools
 from ._grants import GrantStore
-from ._model import MODES, LoadResult, Mode, Problem, ToolCall, ToolResult, ToolSpec
+from ._model import (
+    MODES,
+    SANDBOX_SETTINGS,
+    Confinement,
+    LoadResult,
+    Mode,
+    Problem,
+    SandboxSetting,
+    ToolCall,
+    ToolResult,
+    ToolSpec,
+)
 from ._output import DEFAULT_OUTPUT_LIMIT
 from ._pipeline import AskCallback, on_loop, prepare, run_many, run_prepared
 from ._plugins import PluginInfo, PluginSet, env_flag
@@ -85,6 +96,11 @@ class ToolHost:
         ``custom__<name>`` by default.
     :param cache: Keep the load results of unchanged tool files in the user cache dir, so
         they are not parsed again (loaders opt in per result; see ``LoadResult.cacheable``).
+    :param sandbox: ``off``, ``auto`` (confine shell tools when a sandbox plugin can) or
+        ``required`` (refuse to run a shell tool nothing confines).
+    :param sandbox_untrusted_read_only: Let an untrusted project's read-only tools run,
+        confined, without asking (see :func:`tooldrop.approval.runs_confined_instead`).
+        Set it from the user's own settings only, never from the project's.
     """
 
     def __init__(
@@ -100,11 +116,16 @@ class ToolHost:
         output_limit: int = DEFAULT_OUTPUT_LIMIT,
         name_prefixes: Mapping[str, str] | None = None,
         cache: bool = True,
+        sandbox: SandboxSetting = "off",
+        sandbox_untrusted_read_only: bool = False,
         *,
         _plugin_set: PluginSet | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; expected one of: {', '.join(MODES)}")
+        if sandbox not in SANDBOX_SETTINGS:
+            expected = ", ".join(SANDBOX_SETTINGS)
+            raise ValueError(f"unknown sandbox setting {sandbox!r}; expected one of: {expected}")
         self.project_dir = Path(project_dir).resolve()
         self.app = app
         self.config_dir = config_dir_for(app, user_dir)
@@ -113,6 +134,8 @@ class ToolHost:
         self.disabled_tools = frozenset(disabled_tools)
         self.reserved_names = frozenset(reserved_names)
         self.output_limit = output_limit
+        self.sandbox: SandboxSetting = sandbox
+        self.sandbox_untrusted_read_only = sandbox_untrusted_read_only
         self.name_prefixes = (
             {"python": "custom__"} if name_prefixes is None else dict(name_prefixes)
         )
@@ -220,6 +243,14 @@ class ToolHost:
         """The loaded tool called ``name`` (available in this mode or not), or ``None``."""
         spec: ToolSpec | None = self._loaded().get(name)
         return spec
+
+    def confinement(self, spec: ToolSpec) -> Confinement | None:
+        """How ``spec`` would run confined now (``tooldrop_confinement``), or ``None``."""
+        try:
+            confinement: Confinement | None = self.hook.tooldrop_confinement(spec=spec, host=self)
+        except Exception:  # noqa: BLE001 - a sandbox that cannot say does not vouch for a tool.
+            return None
+        return confinement
 
     # -- trust --------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ host; the model only carries values and formats them for people.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -17,11 +17,14 @@ from ._cancel import CancelToken
 
 __all__ = [
     "Approval",
+    "Command",
+    "Confinement",
     "Decision",
     "LoadResult",
     "Mode",
     "Origin",
     "Problem",
+    "SandboxSetting",
     "Scope",
     "Severity",
     "ToolCall",
@@ -38,11 +41,14 @@ Approval = Literal["never", "always", "destructive"]
 Mode = Literal["normal", "auto-accept", "architect", "yolo", "plan", "headless"]
 #: How bad a :class:`Problem` is. Only ``error`` keeps a tool from loading.
 Severity = Literal["error", "warning", "info"]
+#: Whether shell tools run confined: never, when a sandbox works, or always (else refused).
+SandboxSetting = Literal["off", "auto", "required"]
 
 SCOPES: tuple[Scope, ...] = ("plugin", "personal", "project")
 APPROVALS: tuple[Approval, ...] = ("never", "always", "destructive")
 MODES: tuple[Mode, ...] = ("normal", "auto-accept", "architect", "yolo", "plan", "headless")
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+SANDBOX_SETTINGS: tuple[SandboxSetting, ...] = ("off", "auto", "required")
 
 
 def _as_path(value: str | os.PathLike[str] | None) -> Path | None:
@@ -59,6 +65,10 @@ def _tools(value: Iterable[ToolSpec]) -> tuple[ToolSpec, ...]:
 
 def _problems(value: Iterable[Problem]) -> tuple[Problem, ...]:
     return tuple(value)
+
+
+def _strings(value: Iterable[str]) -> tuple[str, ...]:
+    return value if type(value) is tuple else tuple(value)
 
 
 @frozen(kw_only=True)
@@ -108,6 +118,11 @@ class ToolSpec:
     env: Mapping[str, str] = field(factory=dict, hash=False)
     #: ``bash``, ``sh`` or ``cmd.exe``; ``None`` lets the backend choose.
     shell: str | None = None
+    #: The tool asks for network access when it runs confined (a sandbox cuts it otherwise).
+    network: bool = False
+    #: Paths inside the project, relative to its root, the tool asks to write when it runs
+    #: confined; a tool that is not read-only may write the whole project anyway.
+    writable: tuple[str, ...] = field(default=(), converter=_strings)
     #: Where the tool was defined; its ``content_hash`` is what grants and trust key on.
     origin: Origin
     #: Which backend runs the tool: ``shell`` for rendered scripts (tooldrop-shell runs
@@ -207,6 +222,47 @@ class ToolCall:
     @property
     def name(self) -> str:
         return self.spec.name
+
+
+@frozen(kw_only=True)
+class Confinement:
+    """What a sandbox lets a tool's processes do: the ``tooldrop_confinement`` hook's answer."""
+
+    #: The sandbox, for people: ``bwrap``.
+    by: str
+    #: Absolute paths the tool may write (``()``: nothing outside its private ``/tmp``).
+    writable: tuple[str, ...] = field(default=(), converter=_strings)
+    network: bool = False
+
+    def describe(self, relative_to: Path | None = None) -> str:
+        """``confined (bwrap): writes .cache only, no network``: one line for listings."""
+        shown = []
+        for path in self.writable:
+            if relative_to is not None and Path(path) == relative_to:
+                shown.append("the project")
+                continue
+            try:
+                shown.append(str(Path(path).relative_to(relative_to)) if relative_to else path)
+            except ValueError:
+                shown.append(path)
+        writes = f"writes {', '.join(shown)} only" if shown else "writes nothing"
+        network = "network allowed" if self.network else "no network"
+        return f"confined ({self.by}): {writes}, {network}"
+
+
+@frozen(kw_only=True)
+class Command:
+    """A process a backend is about to start, as ``tooldrop_wrap_command`` may rewrite it."""
+
+    argv: tuple[str, ...] = field(converter=_strings)
+    #: The environment; ``None`` inherits the host's.
+    env: Mapping[str, str] | None = field(default=None, hash=False)
+    cwd: str
+    #: Set by the sandbox that confined the command; ``None`` while nothing has.
+    confinement: Confinement | None = None
+    #: Given the process's output, one line explaining a failure the sandbox caused (a
+    #: refused write, a blocked connection), or ``None``; the backend adds it to the result.
+    explain: Callable[[str], str | None] | None = field(default=None, eq=False, repr=False)
 
 
 @frozen(kw_only=True)

@@ -13,7 +13,10 @@ and on top of it, first rule that applies wins:
    (hidden in ``plan`` and ``headless``, where nobody could answer).
 2. A project tool while the project is not trusted (``tooldrop trust``) asks on every call,
    in every mode, yolo included; neither ``always_allow`` nor a remembered grant applies to it.
-   It is hidden in ``plan`` and ``headless``.
+   It is hidden in ``plan`` and ``headless``. The one exception is the user's personal
+   opt-in ``sandboxUntrustedReadOnly``: then a read-only ``approval: never`` tool that a
+   sandbox confines runs, confined, without asking, and is offered in ``plan`` and
+   ``headless`` (:func:`runs_confined_instead`).
 3. ``always_allow`` names skip the prompt wherever the tool is available.
 4. The table above; where it says *ask*, a remembered "always allow" grant for this tool, in
    this place (the project, or the personal dir), skips the prompt while the tool's content is
@@ -31,14 +34,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._invariants import REQUIRES_APPROVAL, UNTRUSTED
+from ._invariants import CONFINED, REQUIRES_APPROVAL, UNTRUSTED, runs_confined_instead
 from ._model import Approval, Decision, ToolCall, ToolSpec
 from .hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from ._host import ToolHost
 
-__all__ = ["effective_approval", "tooldrop_approve", "tooldrop_available"]
+__all__ = [
+    "effective_approval",
+    "runs_confined_instead",
+    "tooldrop_approve",
+    "tooldrop_available",
+    "untrusted",
+]
 
 _AUTO_ACCEPT = frozenset({"auto-accept", "architect"})
 
@@ -50,8 +59,10 @@ def untrusted(spec: ToolSpec, host: ToolHost) -> bool:
 
 def effective_approval(spec: ToolSpec, host: ToolHost) -> Approval:
     """The policy the host applies: ``always`` for tools that must ask, else the tool's own."""
-    if spec.requires_approval or untrusted(spec, host):
+    if spec.requires_approval:
         return "always"
+    if untrusted(spec, host):
+        return "never" if runs_confined_instead(spec, host) else "always"
     return spec.approval
 
 
@@ -71,7 +82,11 @@ def tooldrop_approve(call: ToolCall, host: ToolHost) -> Decision:
     if spec.requires_approval:
         return Decision.ask(REQUIRES_APPROVAL)
     if untrusted(spec, host):
-        return Decision.ask(UNTRUSTED)
+        return (
+            Decision.allow(CONFINED)
+            if runs_confined_instead(spec, host)
+            else Decision.ask(UNTRUSTED)
+        )
     if spec.name in host.always_allow:
         return Decision.allow("in alwaysAllow")
     if host.mode == "yolo":

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
     from ._host import ToolHost
     from ._model import (
+        Command,
+        Confinement,
         Decision,
         LoadResult,
         Problem,
@@ -217,6 +219,47 @@ def tooldrop_execute(call: ToolCall, host: ToolHost) -> ToolResult | None:
 
     Use in plugins: backends. Enforce ``call.spec.timeout_ms`` and return promptly when
     ``call.cancel`` is set. A raised exception becomes an error result for the model.
+    """
+
+
+@hookspec(firstresult=True)
+def tooldrop_confinement(spec: ToolSpec, host: ToolHost) -> Confinement | None:
+    """Say how a tool's processes would be confined if it were called now.
+
+    Stops at first non-None result, see :ref:`firstresult`.
+
+    :param spec: The tool.
+    :param host: The host; ``host.sandbox`` is the user's setting (``off``, ``auto``,
+        ``required``).
+    :returns: A :class:`tooldrop.Confinement` (what the tool may write, whether it has the
+        network), or ``None`` when this plugin would not confine it (the setting is ``off``,
+        the sandbox does not work here, or the tool is not of a kind it confines).
+
+    Use in plugins: sandboxes. ``tooldrop show``, ``tooldrop trust`` and the approval prompt
+    show the answer, and the approval policy lets an untrusted project's read-only tools run
+    without asking only when it is not ``None`` (and the user opted in). Answer cheaply: it is
+    asked once per such call. A plugin answering here must confine the command in
+    :func:`tooldrop_wrap_command` as it said.
+    """
+
+
+@hookspec
+def tooldrop_wrap_command(call: ToolCall, command: Command, host: ToolHost) -> Command | None:
+    """Rewrite the process a backend is about to start: confine it, prefix it, change its env.
+
+    :param call: The approved call the process is for.
+    :param command: The command so far: ``argv``, ``env``, ``cwd``, and the ``confinement``
+        an earlier implementation applied (``None`` if none did).
+    :param host: The host making the call.
+    :returns: A new :class:`tooldrop.Command` (build it with :func:`attrs.evolve`), or
+        ``None`` to leave the command as it is.
+
+    Backends call it through :func:`tooldrop.wrap_command`, which hands each
+    implementation the previous one's command, in hook order. Set ``confinement`` when
+    the command now runs confined, and ``explain`` to add one line to a result the sandbox
+    made fail. Raise :class:`tooldrop.SandboxError` to refuse the call (nothing runs; the
+    message is the model's error result). When ``host.sandbox`` is ``required`` and no
+    implementation set ``confinement``, :func:`tooldrop.wrap_command` refuses the call.
     """
 
 

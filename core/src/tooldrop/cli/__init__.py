@@ -9,7 +9,7 @@ import click
 
 from .._errors import PluginError
 from .._host import load_plugin_set
-from .._model import MODES
+from .._model import MODES, SANDBOX_SETTINGS
 from .._plugins import PluginSet
 from ._author import new_command, render_command
 from ._call import call_command
@@ -63,12 +63,31 @@ def build_cli(plugin_set: PluginSet) -> click.Group:
         show_default=True,
         help="Approval mode: which tools are offered and which calls ask first.",
     )
+    @click.option(
+        "--sandbox",
+        type=click.Choice(SANDBOX_SETTINGS),
+        default=None,
+        help="Confine shell tools: off, auto (when bwrap works), required "
+        "(default: the personal config's sandbox, else off).",
+    )
     @click.version_option(package_name="tooldrop-core", prog_name="tooldrop")
     @click.pass_context
-    def cli(ctx: click.Context, project: str, user_dir: str | None, app: str, mode: str) -> None:
+    def cli(
+        ctx: click.Context,
+        project: str,
+        user_dir: str | None,
+        app: str,
+        mode: str,
+        sandbox: str | None,
+    ) -> None:
         """Turn files dropped into a folder into tools an LLM agent can call."""
         ctx.obj = CliContext(
-            project=project, user_dir=user_dir, app=app, mode=mode, plugin_set=plugin_set
+            project=project,
+            user_dir=user_dir,
+            app=app,
+            mode=mode,
+            plugin_set=plugin_set,
+            sandbox=sandbox,
         )
         ctx.call_on_close(ctx.obj.close)
 

@@ -4,6 +4,11 @@ Both ``config.yaml`` in the personal config dir and the project's ``.<app>/confi
 read and their lists merged, with one exception: the project's ``alwaysAllow`` counts only while
 the project is trusted (``tooldrop trust``). A cloned repository must not be able to
 auto-approve tools, its own or yours, by shipping a config file.
+
+The sandbox settings, ``sandbox`` (``off``, ``auto``, ``required``) and
+``sandboxUntrustedReadOnly`` (let an untrusted project's read-only tools run confined instead
+of asking), are read from the personal file only: a project must not be able to switch off the
+sandbox, or let its own tools run unasked.
 """
 
 from __future__ import annotations
@@ -12,11 +17,12 @@ from pathlib import Path
 
 from attrs import define, field
 
-from .._model import Problem
+from .._model import SANDBOX_SETTINGS, Problem, SandboxSetting
 
 __all__ = ["Settings", "load_settings"]
 
 KEYS = ("alwaysAllow", "disabledTools")
+PERSONAL_KEYS = ("sandbox", "sandboxUntrustedReadOnly")
 
 
 @define
@@ -26,9 +32,35 @@ class Settings:
     problems: list[Problem] = field(factory=list)
     #: The project's ``alwaysAllow``, kept apart: it applies only to a trusted project.
     project_always_allow: set[str] = field(factory=set)
+    #: ``None`` when the personal config does not say.
+    sandbox: SandboxSetting | None = None
+    sandbox_untrusted_read_only: bool = False
 
 
-def _read(path: Path, settings: Settings, always_allow: set[str]) -> None:
+def _read_personal(path: Path, data: dict[str, object], settings: Settings) -> None:
+    value = data.get("sandbox")
+    if value is False:  # YAML 1.1 reads a bare `off` as false
+        value = "off"
+    if value is not None:
+        if value in SANDBOX_SETTINGS:
+            settings.sandbox = value
+        else:
+            expected = ", ".join(SANDBOX_SETTINGS)
+            settings.problems.append(
+                Problem(path=path, field="sandbox", message=f"must be one of: {expected}")
+            )
+    value = data.get("sandboxUntrustedReadOnly")
+    if value is not None:
+        if isinstance(value, bool):
+            settings.sandbox_untrusted_read_only = value
+        else:
+            message = "must be true or false"
+            settings.problems.append(
+                Problem(path=path, field="sandboxUntrustedReadOnly", message=message)
+            )
+
+
+def _read(path: Path, settings: Settings, always_allow: set[str], *, personal: bool) -> None:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -60,10 +92,20 @@ def _read(path: Path, settings: Settings, always_allow: set[str]) -> None:
             )
             continue
         target.update(value)
+    if personal:
+        _read_personal(path, data, settings)
+        return
+    for key in PERSONAL_KEYS:
+        if key in data:
+            message = "ignored here: the sandbox is set in the personal config.yaml only"
+            settings.problems.append(
+                Problem(path=path, field=key, message=message, severity="warning")
+            )
 
 
 def load_settings(project_dir: Path, config_dir: Path, app: str) -> Settings:
     settings = Settings()
-    _read(config_dir / "config.yaml", settings, settings.always_allow)
-    _read(project_dir / f".{app}" / "config.yaml", settings, settings.project_always_allow)
+    _read(config_dir / "config.yaml", settings, settings.always_allow, personal=True)
+    project_config = project_dir / f".{app}" / "config.yaml"
+    _read(project_config, settings, settings.project_always_allow, personal=False)
     return settings

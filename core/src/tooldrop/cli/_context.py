@@ -16,13 +16,22 @@ __all__ = ["CliContext", "pass_cli"]
 
 class CliContext:
     def __init__(
-        self, *, project: str, user_dir: str | None, app: str, mode: str, plugin_set: PluginSet
+        self,
+        *,
+        project: str,
+        user_dir: str | None,
+        app: str,
+        mode: str,
+        plugin_set: PluginSet,
+        sandbox: str | None = None,
     ) -> None:
         self.project = Path(project)
         self.user_dir = user_dir
         self.app = app
         self.mode = mode
         self.plugin_set = plugin_set
+        #: ``--sandbox``; ``None`` defers to the personal config (default ``off``).
+        self.sandbox = sandbox
         self._host: ToolHost | None = None
         self.settings_problems: list[Any] = []
 
@@ -39,6 +48,8 @@ class CliContext:
                 mode=self.mode,  # type: ignore[arg-type]  # click.Choice checked it is a Mode
                 always_allow=settings.always_allow,
                 disabled_tools=settings.disabled_tools,
+                sandbox=self.sandbox or settings.sandbox or "off",  # type: ignore[arg-type]
+                sandbox_untrusted_read_only=settings.sandbox_untrusted_read_only,
                 _plugin_set=self.plugin_set,
             )
             if settings.project_always_allow and self._host.is_trusted():

@@ -99,6 +99,10 @@ class Frontmatter:
     cwd: str | None = None
     env: dict[str, str] = Factory(dict)
     shell: Literal["bash", "sh"] | None = None
+    #: Asks a sandbox for the network (tooldrop's own field; the reference has no sandbox).
+    network: bool = False
+    #: Paths inside the project a sandboxed run may write, relative to the project root.
+    writable: tuple[str, ...] = ()
 
 
 #: The keys each class reads, for the unknown-key warnings.
@@ -185,6 +189,36 @@ def _timeout(value: object, _: type) -> int:
     if number > MAX_TIMEOUT_MS:
         raise ValueError(f'"timeout_ms" exceeds maximum of {MAX_TIMEOUT_MS} ({_got(value)})')
     return number
+
+
+def _writable_path(value: object, index: int) -> str:
+    where = f'"writable" entry {index + 1}'
+    if not isinstance(value, str):
+        raise ValueError(f"{where} must be a path inside the project ({_got(value)})")
+    path = value.strip().rstrip("/")
+    if "\0" in path:
+        raise ValueError(f"{where} contains a NUL character")
+    if not path or path == ".":
+        raise ValueError(
+            f"{where} names the whole project ({_got(value)}); a tool that writes the "
+            "project is not read-only: drop read_only instead"
+        )
+    if path.startswith(("/", "~", "\\")) or re.match(r"[A-Za-z]:", path):
+        raise ValueError(
+            f"{where} must be relative to the project root ({_got(value)}); a sandboxed "
+            "tool never writes outside the project"
+        )
+    if ".." in re.split(r"[/\\]", path):
+        raise ValueError(f"{where} must stay inside the project ({_got(value)}); drop the ..")
+    return path
+
+
+def _writable(value: object, _: type) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]  # one path may be written without the list
+    if not isinstance(value, list):
+        raise ValueError(f'"writable" must be a list of paths inside the project ({_got(value)})')
+    return tuple(dict.fromkeys(_writable_path(item, i) for i, item in enumerate(value)))
 
 
 # -- parameter fields -------------------------------------------------------------------
@@ -325,6 +359,8 @@ def _build_converter() -> Any:
             timeout_ms=override(struct_hook=_timeout_hook),
             cwd=override(struct_hook=_text_hook("cwd")),
             shell=override(struct_hook=_choice_hook('Invalid "shell"', SHELLS)),
+            network=override(struct_hook=_boolean_hook('"network"')),
+            writable=override(struct_hook=_writable),
         ),
     )
     return conv

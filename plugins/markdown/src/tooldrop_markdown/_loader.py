@@ -274,6 +274,8 @@ def load_markdown(path: Path, scope: Scope) -> LoadResult:
         cwd=front.cwd,
         env=front.env,
         shell=front.shell,
+        network=front.network,
+        writable=front.writable,
         origin=Origin(
             source="markdown",
             scope=scope,

@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import functools
 
-from tooldrop import Problem, ToolCall, ToolHost, ToolResult, ToolSpec, hookimpl
+from tooldrop import (
+    Command,
+    Problem,
+    SandboxError,
+    ToolCall,
+    ToolHost,
+    ToolResult,
+    ToolSpec,
+    hookimpl,
+    wrap_command,
+)
 
 from ._capture import output_text, stopped_text
 from ._cwd import resolve_cwd
@@ -23,8 +33,10 @@ __all__ = ["run_call", "tooldrop_execute", "tooldrop_validate_spec"]
 def run_call(call: ToolCall, host: ToolHost) -> ToolResult:
     """Run a rendered call and turn what it did into the text the model sees.
 
-    Nothing is spawned when the shell, the ``cwd`` or the ``env`` is refused; every failure
-    is an error result. A non-zero exit is a normal result.
+    Nothing is spawned when the shell, the ``cwd`` or the ``env`` is refused, or when the
+    call must run confined and cannot be; every failure is an error result. A non-zero exit
+    is a normal result. The command goes through ``tooldrop_wrap_command`` first, so a
+    sandbox plugin can confine it.
     """
     spec = call.spec
     assert call.script is not None  # tooldrop_execute checked it
@@ -33,13 +45,14 @@ def run_call(call: ToolCall, host: ToolHost) -> ToolResult:
         argv = shell_argv(spec.shell, call.script)
         cwd = resolve_cwd(spec.cwd, host.project_dir)
         env = build_env(spec.env)
-    except SetupError as exc:
+        command = wrap_command(call, Command(argv=argv, env=env, cwd=cwd), host)
+    except (SetupError, SandboxError) as exc:
         return ToolResult.error(str(exc))
     try:
         outcome = run_process(
-            argv,
-            cwd=cwd,
-            env=env,
+            list(command.argv),
+            cwd=command.cwd,
+            env=None if command.env is None else dict(command.env),
             timeout=spec.timeout_ms / 1000,
             cancel=call.cancel,
             keep=max(limit, 0),
@@ -56,6 +69,10 @@ def run_call(call: ToolCall, host: ToolHost) -> ToolResult:
         return ToolResult.error(text, truncated=cut)
     code = outcome.exit_code if outcome.exit_code is not None else -1
     text, cut = output_text(code, stdout, stderr, limit)
+    if command.explain is not None and (note := command.explain(text)):
+        # The sandbox's one line on what it blocked, after the tool's own output.
+        sep = "" if text.endswith("\n") else "\n"
+        text = f"{text}{sep}{note}\n"
     return ToolResult(text=text, exit_code=code, truncated=cut)
 
 

@@ -1,0 +1,110 @@
+"""Linux: confine a command with bubblewrap (``bwrap``), and find out whether it works here.
+
+The mount layout, in the order bwrap applies it (a later mount covers an earlier one)::
+
+    --ro-bind / /            the whole filesystem, read-only (submounts too)
+    --dev /dev, --proc /proc a minimal /dev; a /proc of the new PID namespace
+    --tmpfs /tmp             a private, empty /tmp
+    --ro-bind P P            the project and cwd again when they live under /tmp
+    --bind W W               each writable path
+    --ro-bind C C            the protected paths inside a writable one (config, cache)
+
+plus ``--unshare-pid`` (with ``--die-with-parent``: when the shell exits, or the backend kills
+bwrap, the kernel kills every process left in the namespace, ``setsid`` and double forks
+included), ``--unshare-ipc``, ``--unshare-uts`` and, unless the tool asks for the network,
+``--unshare-net`` (only a loopback nobody listens on). No ``--new-session``: the backend
+already starts bwrap in its own session without a terminal, and staying in that process
+group lets its SIGTERM reach the tool first.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from attrs import frozen
+
+from ._policy import Policy, inside
+
+__all__ = ["BWRAP", "Probe", "bwrap_argv", "probe_bwrap"]
+
+BWRAP = "bwrap"
+_TMP = "/tmp"  # noqa: S108 - the path the sandbox replaces, not a file we create
+#: Seconds the one-off check may take (a cold start of bwrap is ~20 ms).
+_PROBE_TIMEOUT = 10.0
+
+
+@frozen
+class Probe:
+    """Whether bwrap can confine tools here: its path, or why not."""
+
+    path: str | None
+    #: ``""`` when it works, else a short reason for people and models.
+    problem: str
+
+
+_lock = threading.Lock()
+_probes: dict[str | None, Probe] = {}
+
+
+def _run_probe(path: str | None) -> Probe:
+    if path is None:
+        return Probe(None, "bwrap (bubblewrap) is not installed or not on PATH")
+    argv = [path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--die-with-parent"]
+    try:
+        done = subprocess.run(
+            [*argv, "--", "true"],
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            timeout=_PROBE_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Probe(None, f"{path} could not be started ({exc})")
+    if done.returncode != 0:
+        said = done.stderr.decode(errors="replace").strip().splitlines()
+        why = said[-1] if said else f"exit status {done.returncode}"
+        return Probe(None, f"{path} does not work here: {why} (user namespaces disabled?)")
+    return Probe(path, "")
+
+
+def probe_bwrap() -> Probe:
+    """Find ``bwrap`` on ``PATH`` and run it once; remembered per path found.
+
+    A failing check is not retried in this process: installing bubblewrap while a host runs
+    changes ``PATH``'s answer, which is looked up each time (one ``stat`` per directory).
+    """
+    path = shutil.which(BWRAP)
+    probe = _probes.get(path)
+    if probe is None:
+        with _lock:
+            probe = _probes.get(path)
+            if probe is None:
+                probe = _probes[path] = _run_probe(path)
+    return probe
+
+
+def bwrap_argv(bwrap: str, policy: Policy, argv: Sequence[str]) -> list[str]:
+    """The command line that runs ``argv`` under ``policy``."""
+    out = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", _TMP]
+    for path in policy.visible:
+        if inside(path, _TMP) and not any(inside(path, w) for w in policy.writable):
+            out += ["--ro-bind", path, path]
+    for path in policy.writable:
+        out += ["--bind", path, path]
+    for path in policy.protected:
+        if not any(inside(path, w) for w in policy.writable):
+            continue  # read-only already (or hidden under the private /tmp)
+        if Path(path).exists():
+            out += ["--ro-bind", path, path]
+        else:  # not there yet: an empty read-only directory, so it cannot be created
+            out += ["--tmpfs", path, "--remount-ro", path]
+    out += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"]
+    if not policy.network:
+        out.append("--unshare-net")
+    # A TMPDIR of the host's may be hidden or read-only in here; /tmp is private and writable.
+    out += ["--setenv", "TMPDIR", _TMP, "--chdir", policy.cwd, "--", *argv]
+    return out
