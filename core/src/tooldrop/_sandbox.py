@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._errors import SandboxError
-from ._model import Command, ToolCall
 from ._invariants import runs_confined_instead
+from ._model import Command, ToolCall
 
 if TYPE_CHECKING:
     from ._host import ToolHost
