@@ -232,6 +232,7 @@ class Confinement:
     by: str
     #: Absolute paths the tool may write (``()``: nothing outside its private ``/tmp``).
     writable: tuple[str, ...] = field(default=(), converter=_strings)
+    #: The tool may open network connections.
     network: bool = False
 
     def describe(self, relative_to: Path | None = None) -> str:
@@ -254,9 +255,11 @@ class Confinement:
 class Command:
     """A process a backend is about to start, as ``tooldrop_wrap_command`` may rewrite it."""
 
+    #: The program and its arguments (``("/bin/bash", "-c", script)``).
     argv: tuple[str, ...] = field(converter=_strings)
     #: The environment; ``None`` inherits the host's.
     env: Mapping[str, str] | None = field(default=None, hash=False)
+    #: The directory the process starts in (absolute).
     cwd: str
     #: Set by the sandbox that confined the command; ``None`` while nothing has.
     confinement: Confinement | None = None
