@@ -49,6 +49,7 @@ from ._model import (
 )
 from ._output import DEFAULT_OUTPUT_LIMIT, join_truncated, split_budget, truncate, truncation_marker
 from ._pattern import compile_pattern
+from ._pending import PendingCall
 from ._plugins import PluginInfo
 from ._sandbox import wrap_command
 from ._schema import validate_args
@@ -72,6 +73,7 @@ __all__ = [
     "Mode",
     "NameRule",
     "Origin",
+    "PendingCall",
     "PluginError",
     "PluginInfo",
     "Problem",

@@ -29,7 +29,9 @@ from ._model import (
     ToolSpec,
 )
 from ._output import DEFAULT_OUTPUT_LIMIT
-from ._pipeline import AskCallback, on_loop, prepare, run_many, run_prepared
+from ._pending import PendingCall
+from ._pipeline import AskCallback, on_loop, pend, run_many
+from ._pipeline import call as pipeline_call
 from ._plugins import PluginInfo, PluginSet, env_flag
 from ._schema import SchemaValidation, apply_defaults, drop_null_optionals
 from ._trust import TrustStore, project_digest
@@ -328,6 +330,38 @@ class ToolHost:
             raise RenderError(f'"{name}" is a {spec.runner} tool; it runs without a script')
         return str(script)
 
+    def prepare(
+        self,
+        name: str,
+        args: Mapping[str, Any] | None = None,
+        *,
+        cancel: CancelToken | None = None,
+    ) -> PendingCall:
+        """Validate, apply defaults, render and ask the approval policy; run nothing.
+
+        The :class:`PendingCall` says whether a person must approve and why, shows what would
+        run, or holds the error result the model should get. ``pending.run(approved=...)``
+        then runs exactly that call, once. Never raises for the model's mistakes.
+
+        :param cancel: Set it (from another thread) to stop the call once it runs.
+        """
+        return pend(self, name, args, cancel=cancel)
+
+    async def aprepare(
+        self,
+        name: str,
+        args: Mapping[str, Any] | None = None,
+        *,
+        cancel: CancelToken | None = None,
+    ) -> PendingCall:
+        """:meth:`prepare`, awaitable (hooks run in a worker thread, off the event loop)."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._pool(), lambda: pend(self, name, args, cancel=cancel)
+        )
+
     def call(
         self,
         name: str,
@@ -338,12 +372,15 @@ class ToolHost:
     ) -> ToolResult:
         """Validate, approve and run one call; every failure is an error result, never raised.
 
+        The same as :meth:`prepare`, then asking ``ask`` when the call needs a person, then
+        :meth:`PendingCall.run`.
+
         :param ask: Answers the prompt when approval says *ask*: ``ask(call)`` returns
             ``True``/``False`` or a :class:`Decision`. Without it the ``tooldrop_ask`` hook
             is asked; with no answer the call is denied.
         :param cancel: Set it (from another thread) to stop the call and kill its processes.
         """
-        return run_prepared(self, prepare(self, name, args, ask=ask, cancel=cancel))
+        return pipeline_call(self, name, args, ask=ask, cancel=cancel)
 
     async def acall(
         self,

@@ -1,4 +1,7 @@
-"""The call pipeline: validate → defaults → render → approve → execute → after_call.
+"""The call pipeline: validate → defaults → render → approve → (ask) → execute → after_call.
+
+:func:`pend` does the steps up to the policy's decision and returns a
+:class:`~tooldrop.PendingCall`; :func:`call` adds the prompt and runs it.
 
 Every step that fails produces an error :class:`ToolResult` the model can read; nothing here
 raises at the caller. The pipeline is synchronous (pluggy is); ``ToolHost.acall`` runs it in a
@@ -8,7 +11,6 @@ worker thread and turns task cancellation into the call's cancel token.
 from __future__ import annotations
 
 import inspect
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -20,6 +22,7 @@ from ._errors import RenderError
 from ._invariants import enforce
 from ._model import Decision, ToolCall, ToolResult, ToolSpec
 from ._output import truncate
+from ._pending import PendingCall, file_digest
 from ._schema import apply_defaults, drop_null_optionals
 
 if TYPE_CHECKING:
@@ -28,7 +31,7 @@ if TYPE_CHECKING:
 
     from ._host import ToolHost
 
-__all__ = ["AskCallback", "Prepared", "on_loop", "prepare", "run_many", "run_prepared"]
+__all__ = ["AskCallback", "call", "on_loop", "pend", "prepare", "run_many"]
 
 #: ``ask(call)`` answers a prompt: ``True``/``False``, a :class:`Decision`, or ``None`` (no one).
 AskCallback = Callable[[ToolCall], "bool | Decision | None"]
@@ -40,17 +43,6 @@ _SHOWN_NAMES = 30
 
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
-
-
-class Prepared:
-    """A call that passed validation and approval, ready to run (or a result already)."""
-
-    __slots__ = ("call", "result", "started")
-
-    def __init__(self, call: ToolCall | None, result: ToolResult | None, started: float) -> None:
-        self.call = call
-        self.result = result
-        self.started = started
 
 
 def _unknown(host: ToolHost, name: str) -> ToolResult:
@@ -118,33 +110,68 @@ def _ask(host: ToolHost, call: ToolCall, ask: AskCallback | None, why: str) -> D
     return decision
 
 
-def _finish(
-    host: ToolHost, started: float, result: ToolResult, call: ToolCall | None
-) -> ToolResult:
-    text, cut = truncate(result.text, host.output_limit)
-    result = evolve(
-        result,
-        text=text,
-        truncated=result.truncated or cut,
-        duration=time.monotonic() - started,
+def pend(
+    host: ToolHost,
+    name: str,
+    args: Mapping[str, Any] | None,
+    *,
+    cancel: CancelToken | None = None,
+    started: float | None = None,
+) -> PendingCall:
+    """Validate, apply defaults, render and ask the policy; run nothing, ask no one."""
+    started = time.monotonic() if started is None else started
+    cancel = cancel or CancelToken()
+    spec = host.get(name)
+
+    def refused(result: ToolResult, seen: ToolCall | None) -> PendingCall:
+        text, cut = truncate(result.text, host.output_limit)
+        result = evolve(result, text=text, truncated=result.truncated or cut)
+        return PendingCall(
+            name=name, spec=spec, call=None, result=result, host=host, started=started, seen=seen
+        )
+
+    if spec is None:
+        return refused(_unknown(host, name), None)
+    call = ToolCall(spec=spec, args={}, mode=host.mode, cancel=cancel)
+    if not host.is_available(spec):
+        unavailable = f'Tool "{name}" is not available in {host.mode} mode'
+        return refused(ToolResult.error(unavailable), call)
+    current: Any = {} if args is None else args
+    if isinstance(current, Mapping):
+        current = drop_null_optionals(spec, current)
+    messages = _validate(host, spec, current)
+    if messages:
+        given = current if isinstance(current, Mapping) else {}
+        call = ToolCall(spec=spec, args=given, mode=host.mode, cancel=cancel)
+        return refused(ToolResult.error("\n".join(messages)), call)
+    # The file's digest before rendering: an edit from now on is caught by run().
+    digest = file_digest(spec)
+    args = apply_defaults(spec, current)
+    call = ToolCall(spec=spec, args=args, mode=host.mode, cancel=cancel)
+    try:
+        script = host.hook.tooldrop_render(call=call, host=host)
+        if script is not None:
+            call = ToolCall(spec=spec, args=args, script=script, mode=host.mode, cancel=cancel)
+    except RenderError as exc:
+        return refused(ToolResult.error(str(exc)), call)
+    except Exception as exc:  # noqa: BLE001 - a renderer bug fails the call, readably.
+        return refused(ToolResult.error(f'Could not render tool "{name}": {_describe(exc)}'), call)
+    # The policy plugins decide; the core's guarantees (trust, requires_approval) hold
+    # whatever they return: an allow that needs a person's yes becomes an ask.
+    decision = enforce(host, call, _approve(host, call))
+    if decision.outcome == "deny":
+        return refused(ToolResult.error(f"Tool call denied: {decision.reason}", denied=True), call)
+    return PendingCall(
+        name=name,
+        spec=spec,
+        call=call,
+        result=None,
+        needs_approval=decision.outcome == "ask",
+        reason=decision.reason,
+        host=host,
+        started=started,
+        digest=digest,
     )
-    if call is not None:
-        _after_call(host, call, result)
-    return result
-
-
-def _after_call(host: ToolHost, call: ToolCall, result: ToolResult) -> None:
-    """Tell every observer, each on its own: one failing observer does not silence the rest."""
-    kwargs = {"call": call, "result": result, "host": host}
-    # pluggy calls implementations last-registered first; keep that order.
-    for impl in reversed(host.hook.tooldrop_after_call.get_hookimpls()):
-        try:
-            impl.function(**{name: kwargs[name] for name in impl.argnames})
-        except Exception as exc:  # noqa: BLE001 - observers cannot change or break a call.
-            print(
-                f"tooldrop: tooldrop_after_call of {impl.plugin_name} failed: {_describe(exc)}",
-                file=sys.stderr,
-            )
 
 
 def prepare(
@@ -154,81 +181,46 @@ def prepare(
     *,
     ask: AskCallback | None = None,
     cancel: CancelToken | None = None,
-) -> Prepared:
-    """Validate, render and approve; the result is either a runnable call or a final result."""
+) -> tuple[PendingCall, Decision | None]:
+    """A pending call and, when it needs a person, their answer (arguments edited at the
+    prompt are validated, rendered and judged again)."""
     started = time.monotonic()
     cancel = cancel or CancelToken()
-    spec = host.get(name)
-    if spec is None:
-        return Prepared(None, _finish(host, started, _unknown(host, name), None), started)
-    current: Any = {} if args is None else args
-    call = ToolCall(spec=spec, args={}, mode=host.mode, cancel=cancel)
-
-    def done(result: ToolResult) -> Prepared:
-        return Prepared(None, _finish(host, started, result, call), started)
-
-    if not host.is_available(spec):
-        return done(ToolResult.error(f'Tool "{name}" is not available in {host.mode} mode'))
+    current: Any = args
     for _ in range(MAX_EDITS + 1):
-        if isinstance(current, Mapping):
-            current = drop_null_optionals(spec, current)
-        messages = _validate(host, spec, current)
-        if messages:
-            given = current if isinstance(current, Mapping) else {}
-            call = ToolCall(spec=spec, args=given, mode=host.mode, cancel=cancel)
-            return done(ToolResult.error("\n".join(messages)))
-        args = apply_defaults(spec, current)
-        call = ToolCall(spec=spec, args=args, mode=host.mode, cancel=cancel)
-        try:
-            script = host.hook.tooldrop_render(call=call, host=host)
-            if script is not None:
-                call = ToolCall(spec=spec, args=args, script=script, mode=host.mode, cancel=cancel)
-        except RenderError as exc:
-            return done(ToolResult.error(str(exc)))
-        except Exception as exc:  # noqa: BLE001 - a renderer bug fails the call, readably.
-            return done(ToolResult.error(f'Could not render tool "{name}": {_describe(exc)}'))
-        # The policy plugins decide; the core's guarantees (trust, requires_approval) hold
-        # whatever they return: an allow that needs a person's yes becomes an ask.
-        decision = enforce(host, call, _approve(host, call))
-        if decision.outcome == "ask":
-            decision = _ask(host, call, ask, decision.reason)
-        if decision.args is not None:
-            current = decision.args  # edited at the prompt: validate, render, approve again
-            continue
-        break
-    else:
-        return done(ToolResult.error("Tool call denied: too many edits", denied=True))
-    if not decision.allowed:
-        return done(ToolResult.error(f"Tool call denied: {decision.reason}", denied=True))
-    if decision.remember and not spec.requires_approval:
-        host.grants.remember(spec)
-    return Prepared(call, None, started)
+        pending = pend(host, name, current, cancel=cancel, started=started)
+        if pending.call is None or not pending.needs_approval:
+            return pending, None
+        decision = _ask(host, pending.call, ask, pending.reason)
+        if decision.args is None:
+            return pending, decision
+        current = decision.args  # edited at the prompt: validate, render, approve again
+    denied = ToolResult.error("Tool call denied: too many edits", denied=True)
+    return (
+        PendingCall(
+            name=name,
+            spec=pending.spec,
+            call=None,
+            result=denied,
+            host=host,
+            started=started,
+            seen=pending.call,
+        ),
+        None,
+    )
 
 
-def run_prepared(host: ToolHost, prepared: Prepared) -> ToolResult:
-    """Execute a prepared call and finish its result (limit, duration, after_call)."""
-    if prepared.result is not None:
-        return prepared.result
-    call = prepared.call
-    assert call is not None
-    if call.cancel.cancelled:
-        return _finish(host, prepared.started, ToolResult.error("Tool call cancelled"), call)
-    return _finish(host, prepared.started, _execute(host, call), call)
-
-
-def _execute(host: ToolHost, call: ToolCall) -> ToolResult:
-    try:
-        outcome: object = host.hook.tooldrop_execute(call=call, host=host)
-    except Exception as exc:  # noqa: BLE001 - a backend crash is an error result, not a crash.
-        return ToolResult.error(f'Tool "{call.name}" crashed: {_describe(exc)}')
-    if outcome is None:
-        runner = call.spec.runner
-        return ToolResult.error(
-            f'No backend can run "{runner}" tools (is the tooldrop-{runner} plugin installed?)'
-        )
-    if not isinstance(outcome, ToolResult):
-        return ToolResult.error(f"The backend returned {type(outcome).__name__}, not a ToolResult")
-    return outcome
+def call(
+    host: ToolHost,
+    name: str,
+    args: Mapping[str, Any] | None,
+    *,
+    ask: AskCallback | None = None,
+    cancel: CancelToken | None = None,
+) -> ToolResult:
+    """Prepare, ask when needed, run: ``host.call``."""
+    pending, decision = prepare(host, name, args, ask=ask, cancel=cancel)
+    return pending._settle(decision)
 
 
 def run_many(
@@ -243,21 +235,26 @@ def run_many(
     results: list[ToolResult | None] = [None] * len(prepared)
     batch: list[int] = []
 
+    def settle(index: int) -> ToolResult:
+        pending, decision = prepared[index]
+        return pending._settle(decision)
+
     def flush() -> None:
         if len(batch) == 1:
-            results[batch[0]] = run_prepared(host, prepared[batch[0]])
+            results[batch[0]] = settle(batch[0])
         elif batch:
-            futures = {i: pool.submit(run_prepared, host, prepared[i]) for i in batch}
+            futures = {i: pool.submit(settle, i) for i in batch}
             for i, future in futures.items():
                 results[i] = future.result()
         batch.clear()
 
-    for index, item in enumerate(prepared):
-        if item.call is not None and item.call.spec.read_only:
+    for index, (pending, decision) in enumerate(prepared):
+        runs = pending.call is not None and (decision is None or decision.allowed)
+        if runs and pending.call is not None and pending.call.spec.read_only:
             batch.append(index)
             continue
         flush()
-        results[index] = run_prepared(host, item)
+        results[index] = settle(index)
     flush()
     return [r for r in results if r is not None]
 
