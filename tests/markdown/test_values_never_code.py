@@ -7,6 +7,7 @@ marker file. Then the same body, in a tool file, must not load.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -158,3 +159,74 @@ def test_refused_positions(load, body: str, shell: str | None, message: str | No
         assert result.problems, body
         return
     assert any(message in text for text in found), found
+
+
+@pytest.mark.parametrize(
+    ("body", "program"),
+    [
+        ("if eval {{ x }}; then :; fi", "eval"),
+        ("\\eval {{ x }}", "eval"),
+        ("bash -ec {{ x }}", "bash"),
+        ("sudo -u me bash -c {{ x }}", "bash"),
+        ("xargs sh -c {{ x }} < f", "sh"),
+        ("timeout 5 bash -c {{ x }}", "bash"),
+        ("find . -name a -exec sh -c {{ x }} \\;", "sh"),
+        ("python3 -c {{ x }}", "python3"),
+        ("perl -e {{ x }}", "perl"),
+        ("node -e {{ x }}", "node"),
+        ("ruby -e {{ x }}", "ruby"),
+        ("awk {{ x }} file", "awk"),
+        ("sed -e {{ x }} file", "sed"),
+        ("! command env A=1 nice -n 5 bash -lc {{ x }}", "bash"),
+        (". {{ x }}", "."),
+        ("watch {{ x }}", "watch"),
+        ("git -c {{ x }} status", "git"),
+        ("sudo {{ x }}", "a wrapper that runs its arguments as a command"),
+    ],
+)
+def test_values_given_to_code_runners_warn(load, body: str, program: str) -> None:
+    result = load(frontmatter(body, ALL_PARAMS))
+    assert len(result.tools) == 1, [p.format() for p in result.problems]
+    (warning,) = result.problems
+    assert warning.severity == "warning"
+    assert f"{{{{ x }}}} is given to {program}" in warning.message
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "bash -c 'printf %s \"$1\"' _ {{ x }}",  # the value is $1: data
+        "awk '{ print $1 }' {{ x }}",
+        "awk -v v={{ x }} 'BEGIN { print v }'",
+        "python3 script.py {{ x }}",
+        "perl -ne 'print' {{ x }}",
+        "sudo -u me ls {{ x }}",
+        "git log -- {{ x }}",
+        "find . -name {{ x }}",
+    ],
+)
+def test_data_arguments_of_those_programs_do_not_warn(load, body: str) -> None:
+    assert load(frontmatter(body, ALL_PARAMS)).problems == ()
+
+
+def test_an_env_that_makes_git_status_run_a_command_is_refused(load, tmp_path: Path) -> None:
+    env = {
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": "core.fsmonitor",
+        "GIT_CONFIG_VALUE_0": f"{TOUCH}; false",
+    }
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "f").write_text("x")
+    subprocess.run(
+        ["git", "status", "--short"], cwd=repo, env={**os.environ, **env}, capture_output=True,
+        timeout=30, check=False,
+    )  # fmt: skip
+    assert (repo / MARKER).exists()  # the danger is real
+    extra = "env:\n" + "".join(f"  {k}: '{v}'\n" for k, v in env.items())
+    result = load(frontmatter("git status --short", "", extra))
+    assert result.tools == ()
+    assert any(
+        p.field.startswith("env.GIT_CONFIG") and "GIT_CONFIG*" in p.message for p in result.problems
+    )

@@ -67,6 +67,22 @@ def test_expansion_reads_os_environ_by_default(monkeypatch):
         "PS4",
         "SHELLOPTS",
         "PROMPT_COMMAND",
+        "GIT_CONFIG_COUNT",
+        "GIT_CONFIG_KEY_0",
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_SSH_COMMAND",
+        "git_proxy_command",
+        "GIT_EXTERNAL_DIFF",
+        "NODE_OPTIONS",
+        "PYTHONPATH",
+        "PYTHONSTARTUP",
+        "PERL5OPT",
+        "PERL5LIB",
+        "RUBYOPT",
+        "JAVA_TOOL_OPTIONS",
+        "GCONV_PATH",
+        "LESSOPEN",
+        "GLIBC_TUNABLES",
     ],
 )
 def test_forbidden_names(name):
@@ -74,24 +90,30 @@ def test_forbidden_names(name):
 
 
 @pytest.mark.parametrize(
-    "name", ["PATH", "HOME", "LANG", "ENVIRONMENT", "MY_LD_PATH", "PS1", "IFS2"]
+    "name",
+    [
+        "PATH",
+        "HOME",
+        "LANG",
+        "ENVIRONMENT",
+        "MY_LD_PATH",
+        "PS1",
+        "IFS2",
+        "PYTHONUNBUFFERED",
+        "GIT_DIR",
+        "NODE_ENV",
+        "GIT_COMMAND",
+    ],
 )
 def test_allowed_names(name):
     assert not is_forbidden_env(name)
 
 
-def test_forbidden_list_is_the_designs():
-    assert FORBIDDEN_ENV == (
-        "LD_*",
-        "DYLD_*",
-        "BASH_ENV",
-        "ENV",
-        "BASH_FUNC_*",
-        "IFS",
-        "PS4",
-        "SHELLOPTS",
-        "PROMPT_COMMAND",
-    )
+def test_forbidden_list_keeps_the_designs_names_and_adds_code_loading_ones():
+    design = ("LD_*", "DYLD_*", "BASH_ENV", "ENV", "BASH_FUNC_*", "IFS", "PS4", "SHELLOPTS")
+    assert set(design) <= set(FORBIDDEN_ENV)
+    for family in ("GIT_CONFIG*", "GIT_*_COMMAND", "NODE_OPTIONS", "PERL5*", "GCONV_PATH"):
+        assert family in FORBIDDEN_ENV
 
 
 def test_build_env_merges_and_expands_from_the_host_not_siblings():

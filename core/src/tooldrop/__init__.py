@@ -10,7 +10,7 @@ from typing import Any
 
 from ._cancel import CancelToken
 from ._convert import get_converter, json_type_name, problems_from_error, structure
-from ._envrules import FORBIDDEN_ENV, is_forbidden_env
+from ._envrules import FORBIDDEN_ENV, forbidden_env_pattern, is_forbidden_env
 from ._errors import (
     InvalidArgumentsError,
     PluginError,
@@ -94,6 +94,7 @@ __all__ = [
     "compile_pattern",
     "converter",
     "export_tools",
+    "forbidden_env_pattern",
     "get_converter",
     "hookimpl",
     "is_forbidden_env",

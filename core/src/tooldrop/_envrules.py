@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-__all__ = ["FORBIDDEN_ENV", "is_forbidden_env"]
+import fnmatch
+import re
 
-#: Variables a tool's ``env:`` may not set, as shell-style patterns. Each one changes how the
-#: shell or every program it starts behaves (preloaded libraries, startup files, exported
-#: functions, word splitting, trace and prompt hooks), so a tool file that sets one could run
-#: code that appears nowhere in its body. Loaders report it as a load problem; backends refuse
-#: it again at run time for anything that slips past them.
+__all__ = ["FORBIDDEN_ENV", "forbidden_env_pattern", "is_forbidden_env"]
+
+#: Variables a tool's ``env:`` may not set, as shell-style patterns (``*``: any text). Each
+#: one makes the shell, or a program the body starts, run code that is not in the body:
+#: preloaded libraries, startup files, exported functions, word splitting, trace and prompt
+#: hooks; then the code-loading names of common programs (git's configuration and helper
+#: commands, the option and module-path variables of node, python, perl, ruby and java,
+#: glibc's converter modules and tunables, less's input filters). A tool file that sets one
+#: could make ``git status`` run a command. Loaders report it as a load problem; backends
+#: refuse it again at run time for anything that slips past them.
 FORBIDDEN_ENV: tuple[str, ...] = (
+    # the shell and the dynamic loader
     "LD_*",
     "DYLD_*",
     "BASH_ENV",
@@ -18,10 +25,62 @@ FORBIDDEN_ENV: tuple[str, ...] = (
     "IFS",
     "PS4",
     "SHELLOPTS",
+    "BASHOPTS",
     "PROMPT_COMMAND",
+    "BASH_LOADABLES_PATH",
+    "ZDOTDIR",
+    # glibc and less
+    "GCONV_PATH",
+    "GLIBC_TUNABLES",
+    "LESSOPEN",
+    "LESSCLOSE",
+    # git: configuration from the environment (core.fsmonitor, core.pager, aliases...) and
+    # the programs git runs
+    "GIT_CONFIG*",
+    "GIT_*_COMMAND",
+    "GIT_SSH",
+    "GIT_EXEC_PATH",
+    "GIT_TEMPLATE_DIR",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    # interpreters: options and module paths that load code at startup
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONSTARTUP",
+    "PYTHONUSERBASE",
+    "PYTHONBREAKPOINT",
+    "PYTHONWARNINGS",
+    "PYTHONINSPECT",
+    "PYTHONPLATLIBDIR",
+    "PYTHONPYCACHEPREFIX",
+    "PERL5*",
+    "PERLLIB",
+    "PERLDB_OPTS",
+    "RUBYOPT",
+    "RUBYLIB",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
 )
-_NAMES = frozenset(p for p in FORBIDDEN_ENV if not p.endswith("*"))
-_PREFIXES = tuple(p[:-1] for p in FORBIDDEN_ENV if p.endswith("*"))
+_MATCH = re.compile(
+    "|".join(f"(?P<p{i}>{fnmatch.translate(p)})" for i, p in enumerate(FORBIDDEN_ENV))
+)
+
+
+def forbidden_env_pattern(name: str) -> str | None:
+    """The pattern of :data:`FORBIDDEN_ENV` that ``name`` matches (ignoring case), or ``None``.
+
+    >>> forbidden_env_pattern("GIT_CONFIG_KEY_0"), forbidden_env_pattern("PATH")
+    ('GIT_CONFIG*', None)
+    """
+    match = _MATCH.match(name.upper())
+    if match is None:
+        return None
+    return FORBIDDEN_ENV[int(match.lastgroup[1:])]  # type: ignore[index]  # always a group
 
 
 def is_forbidden_env(name: str) -> bool:
@@ -33,5 +92,4 @@ def is_forbidden_env(name: str) -> bool:
     >>> is_forbidden_env("LD_PRELOAD"), is_forbidden_env("BASH_FUNC_ls%%"), is_forbidden_env("PATH")
     (True, True, False)
     """
-    upper = name.upper()
-    return upper in _NAMES or upper.startswith(_PREFIXES)
+    return _MATCH.match(name.upper()) is not None

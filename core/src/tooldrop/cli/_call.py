@@ -88,7 +88,21 @@ def describe_call(call: ToolCall, host: ToolHost) -> str:
     if call.script is not None:
         lines.append(f"Script ({spec.shell or 'default shell'}):")
         lines.extend(f"  | {line}" for line in call.script.splitlines() or [""])
+    lines.extend(setting_lines(spec))
     return "\n".join(lines)
+
+
+def setting_lines(spec: ToolSpec, indent: str = "") -> list[str]:
+    """The tool's ``cwd:`` and every ``env:`` entry, as written: a variable can change what
+    an innocent-looking script runs (a git config entry, a library path), so a person
+    approving the call or trusting the project sees them all."""
+    lines = []
+    if spec.cwd is not None:
+        lines.append(f"{indent}Runs in: {spec.cwd}")
+    if spec.env:
+        lines.append(f"{indent}Environment:")
+        lines.extend(f"{indent}  {name}={value!r}" for name, value in spec.env.items())
+    return lines
 
 
 CHOICES = {"y": "yes", "n": "no", "a": "always allow", "e": "edit the arguments"}

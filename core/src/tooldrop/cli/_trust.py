@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ._call import setting_lines
 from ._context import CliContext, pass_cli
 from ._format import shown_path
 
@@ -23,7 +24,10 @@ def trust_command(ctx: CliContext, revoke: bool, status: bool) -> None:
     """
     host = ctx.host
     where = shown_path(host.project_tools_dir)
-    names = sorted(s.name for s in host.all_tools() if s.origin.scope == "project")
+    project = sorted(
+        (s for s in host.all_tools() if s.origin.scope == "project"), key=lambda s: s.name
+    )
+    names = [s.name for s in project]
     if status:
         state = "trusted" if host.is_trusted() else "not trusted"
         click.echo(f"{where}: {state} ({len(names)} project tool{'s' * (len(names) != 1)})")
@@ -37,4 +41,9 @@ def trust_command(ctx: CliContext, revoke: bool, status: bool) -> None:
     host.trust()
     listed = ", ".join(names) if names else "none yet"
     click.echo(f"Trusted the {len(names)} tool{'s' * (len(names) != 1)} in {where}: {listed}.")
+    for spec in project:  # what a script alone does not show: where it runs, and its env
+        settings = setting_lines(spec, "  ")
+        if settings:
+            click.echo(f"{spec.name}:")
+            click.echo("\n".join(settings))
     click.echo("Editing any of them (or the project's config.yaml) voids the trust.", err=True)

@@ -32,6 +32,8 @@ from tooldrop import is_forbidden_env
 
 from ._fields import Param
 from ._positions import NAME_TAKING, SPECIAL_ASSIGN, check_positions
+from ._runners import run_again as _run_again
+from ._runners import scan_run_again as _scan_run_again  # noqa: F401  # tests use it
 from ._shell import (
     ANSI,
     ARITH,
@@ -406,64 +408,3 @@ def _run(
     positions = check_positions(tokens, params, dialect, skip)
     at_top = checker.at_top - {offset for offset, _, _ in positions}
     return checker.problems + positions + _run_again(tokens, at_top)
-
-
-# Commands that run their arguments as shell code, and those that run a command line they get
-# with -c. Words before the command that do not change that (sudo, env, VAR=x...) are skipped.
-_EVAL = frozenset({"eval", "trap"})
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "su"})
-_REMOTE = frozenset({"ssh"})
-_PREFIXES = frozenset({"sudo", "env", "nohup", "exec", "command", "time", "nice", "doas"})
-_SEPARATORS = re.compile(r"[;&|\n()]")
-_RUNS_AGAIN = re.compile("|".join(sorted(_EVAL | _SHELLS | _REMOTE)))
-
-
-def _command_of(line: str) -> str | None:
-    """The command name of the simple command ``line`` (text since the last separator)."""
-    for word in line.split():
-        if word.startswith("-") or "=" in word or word in _PREFIXES:
-            continue
-        return word.rsplit("/", 1)[-1]
-    return None
-
-
-def _run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
-    """Warnings for values passed to commands that parse them as shell code again.
-
-    ``eval {{ x }}``, ``bash -c {{ x }}``, ``ssh host {{ x }}``: the value is one quoted word
-    for *this* shell, and then read as code by the next one. Sometimes that is the tool's
-    purpose, so it is a warning, not an error.
-    """
-    # A command is made of the text between tags (section tags add nothing to it), so a
-    # body whose text names none of those commands anywhere needs no closer look.
-    if not at_top or not _RUNS_AGAIN.search("".join(t.value for t in tokens if t.kind == "text")):
-        return []
-    return _scan_run_again(tokens, at_top)
-
-
-def _scan_run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
-    found: list[BodyProblem] = []
-    line = ""  # the current simple command, placeholders as NUL
-    for token in tokens:
-        if token.kind == "text":
-            parts = _SEPARATORS.split(token.value)
-            line = parts[-1] if len(parts) > 1 else line + token.value
-        elif token.kind == "var":
-            if token.start in at_top:
-                command = _command_of(line)
-                words = line.split()
-                tag = f"{{{{ {token.value} }}}}"
-                if command in _EVAL or (command in _SHELLS and "-c" in words):
-                    found.append((token.start, (
-                        f"{tag} is given to {command}, which runs it as shell code: the quotes "
-                        "around the value do not protect it there. If the tool is meant to run "
-                        "code, say so in its description and keep approval: always"
-                    ), "warning"))  # fmt: skip
-                elif command in _REMOTE:
-                    found.append((token.start, (
-                        f"{tag} is given to ssh, which joins its arguments into a command line "
-                        "for the remote shell: the value would run there as code. Pass it on "
-                        "stdin, or quote it for the remote shell too"
-                    ), "warning"))  # fmt: skip
-            line += "\0"
-    return found

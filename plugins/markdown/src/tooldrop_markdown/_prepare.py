@@ -14,7 +14,7 @@ from typing import Any
 
 from attrs import define, field
 
-from tooldrop import FORBIDDEN_ENV, Severity, is_forbidden_env
+from tooldrop import FORBIDDEN_ENV, Severity, forbidden_env_pattern, is_forbidden_env
 
 from ._fields import ABSENT, NAME_PATTERN, NAME_RULE, PARAM_KEYS, TOP_KEYS
 from ._quote import js_number
@@ -98,9 +98,9 @@ def _prepare_env(value: Any, out: Prepared) -> None:
         path = f"env.{name}"
         if forbidden_env(name):
             message = (
-                f"env may not set {name}: it changes how the shell and every program it starts "
-                f"behave, so it could run code that is not in this file "
-                f"(forbidden: {', '.join(FORBIDDEN_ENV)})"
+                f"env may not set {name}: it changes how the shell or the programs it starts "
+                f"behave, so it could run code that is not in this file (forbidden: "
+                f"{forbidden_env_pattern(name)}; the whole list is in docs/security.md)"
             )
             out.found.append((path, message, "error"))
             continue

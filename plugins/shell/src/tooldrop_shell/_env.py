@@ -6,7 +6,7 @@ import os
 import re
 from collections.abc import Mapping
 
-from tooldrop import FORBIDDEN_ENV, is_forbidden_env
+from tooldrop import FORBIDDEN_ENV, forbidden_env_pattern, is_forbidden_env
 
 from ._errors import SetupError
 
@@ -32,8 +32,8 @@ def env_name_problem(name: str) -> str | None:
     """Why ``name`` cannot be set in a tool's environment, or ``None`` when it can."""
     if is_forbidden_env(name):
         return (
-            f"may not set {name}: it changes how the shell and every program it starts behave "
-            f"(forbidden: {', '.join(FORBIDDEN_ENV)})"
+            f"may not set {name}: it changes how the shell or the programs it starts behave "
+            f"(forbidden: {forbidden_env_pattern(name)}; the whole list is in docs/security.md)"
         )
     if not name or "=" in name or "\0" in name:
         return f"{name!r} is not a valid environment variable name"

@@ -1,0 +1,228 @@
+"""Warnings for values given to programs that run them as code.
+
+``eval {{ x }}``, ``bash -c {{ x }}``, ``python -c {{ x }}``, ``ssh host {{ x }}``: the value
+is one quoted word for *this* shell, and then read as code by the next program. That may be
+the tool's purpose (a tool that runs a snippet), so it is a warning, not an error: the file
+loads, ``tooldrop check`` shows it, and the tool should say so and keep ``approval: always``.
+
+The command is found past what does not change it: reserved words (``if``, ``then``, ``!``,
+``{``), a leading backslash or quotes (``\\eval``), prefix assignments, and wrappers that run
+their arguments as a command (``sudo -u me``, ``env A=1``, ``timeout 5``, ``nice -n 5``,
+``xargs``, ``exec``, ``command``, ``find … -exec``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._shell import BodyProblem
+from ._template import Token
+
+__all__ = ["run_again", "scan_run_again"]
+
+_EVAL = frozenset({"eval", "trap", "source", ".", "alias"})
+_SHELLS = frozenset({
+    "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "su", "fish", "csh", "tcsh",
+})  # fmt: skip
+# Programs that join their arguments into a command line for a shell.
+_JOINERS = frozenset({"ssh", "watch", "parallel"})
+# Interpreters, and the options whose next word is a program.
+_CODE_OPTIONS: dict[str, frozenset[str]] = {
+    "perl": frozenset({"-e", "-E"}),
+    "ruby": frozenset({"-e"}),
+    "node": frozenset({"-e", "-p", "--eval", "--print"}),
+    "nodejs": frozenset({"-e", "-p", "--eval", "--print"}),
+    "bun": frozenset({"-e", "--eval", "-p", "--print"}),
+    "deno": frozenset({"eval"}),
+    "php": frozenset({"-r"}),
+    "lua": frozenset({"-e"}),
+    "luajit": frozenset({"-e"}),
+    "Rscript": frozenset({"-e"}),
+    "R": frozenset({"-e"}),
+    "osascript": frozenset({"-e"}),
+    "tclsh": frozenset(),
+    "git": frozenset({"-c"}),  # git -c alias.x='!cmd' runs a command
+    "sed": frozenset({"-e", "--expression"}),  # GNU sed's e command runs one
+}
+_PYTHON = re.compile(r"(python|pypy)[0-9.]*")
+# Programs whose first operand is a program unless -f names a file.
+_SCRIPTED = frozenset({"awk", "gawk", "mawk", "nawk", "sed"})
+# Words that run what follows them as a command, with the options that take a value.
+_WRAPPERS: dict[str, frozenset[str]] = {
+    "if": frozenset(), "then": frozenset(), "else": frozenset(), "elif": frozenset(),
+    "do": frozenset(), "while": frozenset(), "until": frozenset(), "!": frozenset(),
+    "{": frozenset(), "time": frozenset(), "command": frozenset(), "builtin": frozenset(),
+    "exec": frozenset({"-a"}), "nohup": frozenset(), "setsid": frozenset(),
+    "doas": frozenset({"-u", "-C"}),
+    "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "--user",
+                       "--group", "--host", "--prompt", "--chdir"}),
+    "env": frozenset({"-u", "-C", "--unset", "--chdir"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
+    "xargs": frozenset({"-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a", "--max-args",
+                        "--max-procs", "--delimiter", "--arg-file", "--replace"}),
+    "stdbuf": frozenset({"-i", "-o", "-e"}),
+    "ionice": frozenset({"-c", "-n", "-p"}),
+    "chrt": frozenset(), "taskset": frozenset(), "flock": frozenset({"-w", "-E"}),
+    "unbuffer": frozenset(), "caffeinate": frozenset(), "strace": frozenset({"-o", "-e"}),
+    "ltrace": frozenset(), "nsenter": frozenset(), "unshare": frozenset(),
+}  # fmt: skip
+_RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "time"})
+# Wrappers that take operands before the command (a duration, a priority, a lock file).
+_OPERANDS = {"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1}
+_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+_SEPARATORS = re.compile(r"[;&|\n()]")
+_RUNS_AGAIN = re.compile(
+    "|".join(
+        sorted({*_EVAL, *_SHELLS, *_JOINERS, *_CODE_OPTIONS, *_SCRIPTED, "python", "pypy"} - {"."})
+    )
+    + r"|(?:^|[\s;&|(])\.\s"
+)
+PLACEHOLDER = "\0"
+
+
+def _name(word: str) -> str:
+    """A command word as the shell finds the program: quotes and backslashes removed, and
+    the directory dropped."""
+    return word.replace("\\", "").replace("'", "").replace('"', "").rsplit("/", 1)[-1]
+
+
+def _unwrap(words: list[str]) -> tuple[str | None, list[str], bool]:
+    """The command that ``words`` run, past reserved words, assignments and wrappers, its
+    arguments, and whether a wrapper program runs it."""
+    index = 0
+    wrapped = False
+    while index < len(words):
+        word = words[index]
+        name = _name(word)
+        if PLACEHOLDER not in word and _ASSIGNMENT.match(word):
+            index += 1
+            continue
+        options = _WRAPPERS.get(name)
+        if options is None:
+            return name, words[index + 1 :], wrapped
+        wrapped = wrapped or name not in _RESERVED
+        index += 1
+        operands = _OPERANDS.get(name, 0)
+        while index < len(words):
+            word = words[index]
+            if word.startswith("-") and len(word) > 1 and PLACEHOLDER not in word:
+                index += 2 if word in options else 1
+            elif name == "env" and PLACEHOLDER not in word and _ASSIGNMENT.match(word):
+                index += 1
+            elif operands and PLACEHOLDER not in word:
+                operands -= 1
+                index += 1
+            else:
+                break
+    return None, [], wrapped
+
+
+def _program_operand(arguments: list[str], flags: frozenset[str], combined: bool) -> bool:
+    """Whether the last argument (the placeholder's word) is the program that a code option
+    (``-c``, ``-e``...) takes: the first word after that option that is not an option."""
+    after = None
+    for index, word in enumerate(arguments):
+        if PLACEHOLDER in word and after is None and any(word.startswith(f) for f in flags):
+            return True  # glued: -e{{ x }}
+        if word in flags or (combined and re.fullmatch(r"[-+][A-Za-z]*c[A-Za-z]*", word)):
+            after = index
+    if after is None:
+        return False
+    rest = [w for w in arguments[after + 1 :] if not (w.startswith("-") and PLACEHOLDER not in w)]
+    return bool(rest) and PLACEHOLDER in rest[0]
+
+
+def _first_operand(arguments: list[str]) -> bool:
+    """awk and sed: whether the placeholder is the program (the first operand), no -f/-e."""
+    index = 0
+    while index < len(arguments):
+        word = arguments[index]
+        if PLACEHOLDER in word:
+            return True
+        if word in ("-f", "--file", "-e", "--expression") or word.startswith("-f"):
+            return False
+        if word in ("-v", "-F"):
+            index += 2
+            continue
+        if not word.startswith("-"):
+            return False
+        index += 1
+    return False
+
+
+def _why(words: list[str]) -> str | None:
+    """Which program runs the last word (the placeholder's) as code, in a sentence."""
+    command, arguments, wrapped = _unwrap(words)
+    if command is None:
+        return None
+    if PLACEHOLDER in command:
+        if not wrapped:
+            return None  # the value as the command name: a load error (see _positions)
+        return "a wrapper that runs its arguments as a command: the value chooses the program"
+    if command == "find":
+        for index, word in enumerate(arguments):
+            if word in _EXEC:
+                return _why(arguments[index + 1 :])
+        return None
+    if command in _EVAL:
+        return f"{command}, which runs it as shell code"
+    if command in _SHELLS:
+        if _program_operand(arguments, frozenset({"-c", "--command"}), combined=True):
+            return f"{command}, which runs it as shell code"
+        return None
+    if command in _JOINERS:
+        return (
+            f"{command}, which joins its arguments into a command line for a shell: the "
+            "value would run there as code. Pass it on stdin, or quote it for that shell too"
+        )
+    if _PYTHON.fullmatch(command):
+        flags = frozenset({"-c"})
+    elif command in _CODE_OPTIONS:
+        flags = _CODE_OPTIONS[command]
+    else:
+        flags = frozenset()
+    if flags and _program_operand(arguments, flags, combined=False):
+        return f"{command}, which runs it as a program"
+    if command in _SCRIPTED and _first_operand(arguments):
+        return f"{command}, which runs it as a program (a {command} program can run commands)"
+    return None
+
+
+def run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
+    """Warnings for the placeholders (at ``at_top``: standing in plain words) given to
+    programs that run them as code."""
+    # A command is made of the text between tags (section tags add nothing to it), so a
+    # body whose text names none of those programs anywhere needs no closer look.
+    if not at_top or not _RUNS_AGAIN.search("".join(t.value for t in tokens if t.kind == "text")):
+        return []
+    return scan_run_again(tokens, at_top)
+
+
+def scan_run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
+    found: list[BodyProblem] = []
+    line = ""  # the current simple command, placeholders as NUL
+    for token in tokens:
+        if token.kind == "text":
+            parts = _SEPARATORS.split(token.value)
+            line = parts[-1] if len(parts) > 1 else line + token.value
+        elif token.kind == "var":
+            if token.start in at_top:
+                words = (line + PLACEHOLDER).split()
+                why = _why(words)
+                if why is not None:
+                    tag = f"{{{{ {token.value} }}}}"
+                    if why.startswith(("ssh", "watch", "parallel")):
+                        message = f"{tag} is given to {why}"
+                    elif why.startswith("a wrapper"):
+                        message = f"{tag} is given to {why}; name the program in the file"
+                    else:
+                        message = (
+                            f"{tag} is given to {why}: the quotes around the value do not "
+                            "protect it there. If the tool is meant to run code, say so in "
+                            "its description and keep approval: always"
+                        )
+                    found.append((token.start, message, "warning"))
+            line += PLACEHOLDER
+    return found
