@@ -12,7 +12,7 @@ import click
 from .._host import ToolHost
 from .._model import Decision, ToolCall, ToolSpec
 from ._context import CliContext, pass_cli
-from ._format import shown_path
+from ._format import allowed, shown_path
 
 __all__ = ["call_command", "describe_call", "parse_call_args", "prompt_for_approval"]
 
@@ -82,6 +82,7 @@ def describe_call(call: ToolCall, host: ToolHost) -> str:
     lines = [f"Tool: {spec.name} ({origin})"]
     if spec.description:
         lines.append(f"  {spec.description.strip().splitlines()[0]}")
+    lines.append(f"Allowed: {allowed(spec, host)}")
     arguments = json.dumps(dict(call.args), indent=2, ensure_ascii=False, default=str)
     lines.append("Arguments:")
     lines.extend(f"  {line}" for line in arguments.splitlines())

@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from .._model import Problem, ToolSpec
 from .._plugins import PluginInfo
 
-__all__ = ["echo_json", "plugin_json", "problem_json", "shown_path", "tool_json"]
+if TYPE_CHECKING:
+    from .._host import ToolHost
+
+__all__ = ["allowed", "echo_json", "plugin_json", "problem_json", "shown_path", "tool_json"]
 
 
 def shown_path(path: Path | None) -> str:
@@ -41,6 +44,27 @@ def problem_line(problem: Problem) -> str:
     return text if problem.severity == "error" else f"{text} [{problem.severity}]"
 
 
+def _asks(spec: ToolSpec) -> str:
+    asks = [f"writable: {', '.join(spec.writable)}"] if spec.writable else []
+    if spec.network:
+        asks.append("network: true")
+    return f" (the tool asks for {' and '.join(asks)})" if asks else ""
+
+
+def allowed(spec: ToolSpec, host: ToolHost) -> str:
+    """What a tool's processes may do if it runs now: confined by a sandbox, or everything."""
+    if spec.runner != "shell":
+        return f"not confined: {spec.runner} tools run inside the host's process"
+    confinement = host.confinement(spec)
+    if confinement is not None:
+        return confinement.describe(host.project_dir)
+    if host.sandbox == "off":
+        return f"not confined (sandbox: off): your full rights{_asks(spec)}"
+    if host.sandbox == "required":
+        return "refused: the sandbox is required and cannot confine it here"
+    return f"not confined (sandbox: auto, but no sandbox works here): your full rights{_asks(spec)}"
+
+
 def tool_json(spec: ToolSpec, *, available: bool) -> dict[str, Any]:
     origin = spec.origin
     return {
@@ -54,6 +78,8 @@ def tool_json(spec: ToolSpec, *, available: bool) -> dict[str, Any]:
         "read_only": spec.read_only,
         "requires_approval": spec.requires_approval,
         "timeout_ms": spec.timeout_ms,
+        "network": spec.network,
+        "writable": list(spec.writable),
         "runner": spec.runner,
         "available": available,
         "input_schema": spec.input_schema,

@@ -12,6 +12,7 @@ from .._discover import load_paths
 from .._model import SCOPES, Problem, ToolSpec
 from ._context import CliContext, pass_cli
 from ._format import (
+    allowed,
     echo_json,
     first_line,
     plugin_json,
@@ -117,6 +118,7 @@ def show_command(ctx: CliContext, name: str, as_json: bool) -> None:
     state = "yes" if available else "no, hidden"
     click.echo(f"  available  {state} in {host.mode} mode")
     click.echo(f"  runner     {spec.runner}" + (f" ({spec.shell})" if spec.shell else ""))
+    click.echo(f"  allowed    {allowed(spec, host)}")
     if spec.cwd:
         click.echo(f"  cwd        {spec.cwd}")
     for key, value in spec.env.items():

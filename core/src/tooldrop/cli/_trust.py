@@ -6,7 +6,7 @@ import click
 
 from ._call import setting_lines
 from ._context import CliContext, pass_cli
-from ._format import shown_path
+from ._format import allowed, shown_path
 
 __all__ = ["trust_command"]
 
@@ -41,9 +41,8 @@ def trust_command(ctx: CliContext, revoke: bool, status: bool) -> None:
     host.trust()
     listed = ", ".join(names) if names else "none yet"
     click.echo(f"Trusted the {len(names)} tool{'s' * (len(names) != 1)} in {where}: {listed}.")
-    for spec in project:  # what a script alone does not show: where it runs, and its env
-        settings = setting_lines(spec, "  ")
-        if settings:
-            click.echo(f"{spec.name}:")
-            click.echo("\n".join(settings))
+    for spec in project:  # what a script alone does not show: what it may do, where, its env
+        click.echo(f"{spec.name}:")
+        for line in [f"  Allowed: {allowed(spec, host)}", *setting_lines(spec, "  ")]:
+            click.echo(line)
     click.echo("Editing any of them (or the project's config.yaml) voids the trust.", err=True)

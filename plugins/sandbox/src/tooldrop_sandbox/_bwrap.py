@@ -6,7 +6,7 @@ The mount layout, in the order bwrap applies it (a later mount covers an earlier
     --dev /dev, --proc /proc a minimal /dev; a /proc of the new PID namespace
     --tmpfs /tmp             a private, empty /tmp
     --ro-bind P P            the project and cwd again when they live under /tmp
-    --bind W W               each writable path
+    --bind-try W W           each writable path (one that does not exist is left out)
     --ro-bind C C            the protected paths inside a writable one (config, cache)
 
 plus ``--unshare-pid`` (with ``--die-with-parent``: when the shell exits, or the backend kills
@@ -94,7 +94,7 @@ def bwrap_argv(bwrap: str, policy: Policy, argv: Sequence[str]) -> list[str]:
         if inside(path, _TMP) and not any(inside(path, w) for w in policy.writable):
             out += ["--ro-bind", path, path]
     for path in policy.writable:
-        out += ["--bind", path, path]
+        out += ["--bind-try", path, path]  # a path that does not exist yet stays read-only
     for path in policy.protected:
         if not any(inside(path, w) for w in policy.writable):
             continue  # read-only already (or hidden under the private /tmp)

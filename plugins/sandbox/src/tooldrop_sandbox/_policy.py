@@ -57,7 +57,7 @@ def protected_paths(host: ToolHost) -> tuple[str, ...]:
 
 
 def _extra_writable(spec: ToolSpec, project: str) -> list[str]:
-    """The tool's ``writable:`` paths that exist, real; one that leaves the project refuses."""
+    """The tool's ``writable:`` paths, real; one that leaves the project refuses the call."""
     found = []
     for entry in spec.writable:
         real = os.path.realpath(Path(project, entry))
@@ -67,8 +67,7 @@ def _extra_writable(spec: ToolSpec, project: str) -> list[str]:
                 f"the project ({real}); a sandboxed tool only writes inside the project. "
                 "Nothing ran."
             )
-        if Path(real).exists():  # a path that does not exist yet stays read-only
-            found.append(real)
+        found.append(real)
     return found
 
 
