@@ -82,7 +82,8 @@ def describe_call(call: ToolCall, host: ToolHost) -> str:
     lines = [f"Tool: {spec.name} ({origin})"]
     if spec.description:
         lines.append(f"  {spec.description.strip().splitlines()[0]}")
-    lines.append(f"Allowed: {allowed(spec, host)}")
+    if host is not None:  # (a host that only formats calls may not have one)
+        lines.append(f"Allowed: {allowed(spec, host)}")
     arguments = json.dumps(dict(call.args), indent=2, ensure_ascii=False, default=str)
     lines.append("Arguments:")
     lines.extend(f"  {line}" for line in arguments.splitlines())

@@ -41,8 +41,13 @@ def trust_command(ctx: CliContext, revoke: bool, status: bool) -> None:
     host.trust()
     listed = ", ".join(names) if names else "none yet"
     click.echo(f"Trusted the {len(names)} tool{'s' * (len(names) != 1)} in {where}: {listed}.")
+    if host.sandbox == "off" and project:
+        click.echo("The sandbox is off: they run with your full rights (see --sandbox).")
     for spec in project:  # what a script alone does not show: what it may do, where, its env
-        click.echo(f"{spec.name}:")
-        for line in [f"  Allowed: {allowed(spec, host)}", *setting_lines(spec, "  ")]:
-            click.echo(line)
+        lines = setting_lines(spec, "  ")
+        if host.sandbox != "off" or spec.network or spec.writable:
+            lines.insert(0, f"  Allowed: {allowed(spec, host)}")
+        if lines:
+            click.echo(f"{spec.name}:")
+            click.echo("\n".join(lines))
     click.echo("Editing any of them (or the project's config.yaml) voids the trust.", err=True)
