@@ -12,6 +12,7 @@ open and the next request is answered on it.
 from __future__ import annotations
 
 import json
+import os
 
 import anyio
 import pytest
@@ -143,3 +144,17 @@ async def test_a_huge_number_as_the_id_itself_gets_a_null_id(connect, text_of, t
         assert error["error"]["code"] == -32700
         result = await server.session.call_tool("custom__echo", {"text": "after"})
         assert text_of(result) == "after"
+
+
+async def test_a_fifo_project_config_does_not_hang_serve(connect, text_of, tools):
+    # A cloned repository decides what .tooldrop/config.yaml is; a FIFO blocked open() forever.
+    config = tools.project / ".tooldrop" / "config.yaml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(config)
+    async with connect(tools) as server:
+        with anyio.fail_after(60):
+            listed = await server.session.list_tools()
+            result = await server.session.call_tool("greet", {"name": "fifo"})
+    assert "greet" in {tool.name for tool in listed.tools}
+    assert text_of(result).endswith("hello, fifo")
+    assert "not a regular file" in server.stderr()

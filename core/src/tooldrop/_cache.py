@@ -93,6 +93,9 @@ def _joined_path_311(parent: PurePath, name: str) -> Any:
     return parent.joinpath(name)
 
 
+#: Windows opens files in text mode unless told otherwise.
+_BINARY = getattr(os, "O_BINARY", 0)
+
 _POSIX = type(Path()) if os.name == "posix" else None
 #: ``parent.joinpath(name)``, made as cheaply as this Python allows.
 joined_path = _joined_path_311 if sys.version_info < (3, 12) else _joined_path
@@ -233,7 +236,9 @@ class DirCache:
 
     def _read(self) -> dict[str, Entry]:
         try:
-            with self.file.open("rb") as handle:
+            # O_NONBLOCK: a FIFO in its place is refused by the S_ISREG check, not waited on.
+            fd = os.open(self.file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _BINARY)
+            with os.fdopen(fd, "rb") as handle:
                 st = os.fstat(handle.fileno())
                 if not (
                     stat.S_ISREG(st.st_mode)

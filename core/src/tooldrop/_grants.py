@@ -9,17 +9,20 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from ._files import MAX_STATE_BYTES, read_regular_file
 from ._model import ToolSpec
 
 __all__ = ["GrantStore", "read_json", "write_json_atomic"]
 
 
 def read_json(path: Path) -> Any:
-    """The JSON in ``path``, or ``None`` when it is missing or unreadable."""
+    """The JSON in ``path``, or ``None`` when it is missing or unreadable.
+
+    A FIFO, a device or a file over :data:`MAX_STATE_BYTES` is unreadable: never waited on.
+    """
     try:
-        with path.open(encoding="utf-8") as handle:
-            return json.load(handle)
-    except (OSError, ValueError):
+        return json.loads(read_regular_file(path, MAX_STATE_BYTES))
+    except (OSError, ValueError, RecursionError):
         return None
 
 

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+from ._files import MAX_CONFIG_BYTES, read_regular_file
 from ._grants import read_json, write_json_atomic
 from ._model import ToolSpec
 
@@ -31,9 +32,14 @@ def project_digest(specs: Iterable[ToolSpec], config: Path) -> str:
     for entry in entries:
         digest.update("\0".join(entry).encode() + b"\n")
     try:
-        digest.update(b"config\0" + hashlib.sha256(config.read_bytes()).digest())
-    except OSError:
+        # Bounded and non-blocking: a FIFO config must not hang the digest. One that cannot
+        # be read is never applied, but still digests apart from one that is absent.
+        data = read_regular_file(config, MAX_CONFIG_BYTES)
+        digest.update(b"config\0" + hashlib.sha256(data).digest())
+    except FileNotFoundError:
         digest.update(b"config\0none")
+    except OSError as exc:
+        digest.update(b"config\0unreadable\0" + str(exc.strerror).encode())
     return digest.hexdigest()
 
 

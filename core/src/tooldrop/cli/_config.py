@@ -17,6 +17,7 @@ from pathlib import Path
 
 from attrs import define, field
 
+from .._files import MAX_CONFIG_BYTES, read_regular_text
 from .._model import SANDBOX_SETTINGS, Problem, SandboxSetting
 
 __all__ = ["Settings", "load_settings"]
@@ -62,11 +63,15 @@ def _read_personal(path: Path, data: dict[str, object], settings: Settings) -> N
 
 def _read(path: Path, settings: Settings, always_allow: set[str], *, personal: bool) -> None:
     try:
-        text = path.read_text(encoding="utf-8")
+        # A regular file, bounded, opened without blocking: a FIFO must not hang `list`.
+        text = read_regular_text(path, MAX_CONFIG_BYTES)
     except FileNotFoundError:
         return
     except OSError as exc:
         settings.problems.append(Problem(path=path, message=f"cannot read: {exc.strerror}"))
+        return
+    except UnicodeDecodeError:
+        settings.problems.append(Problem(path=path, message="cannot read: not UTF-8 text"))
         return
     import yaml  # only when a config file exists; `tooldrop list` often has none
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +102,10 @@ def _read(path: Path) -> bytes:
         try:
             # Ask the size first: a huge file is refused without reading it, and a file of
             # known size reads in one call (and one more that finds the end).
-            size = os.fstat(fd).st_size
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):  # a FIFO swapped in after discovery's stat
+                raise _Refused("cannot read the file: not a regular file", None)
+            size = st.st_size
             if size <= MAX_FILE_BYTES:
                 data = _read_up_to(fd, size + 1)
                 if len(data) > size:  # it grew since (or its size is unknown): read on, bounded
@@ -116,7 +120,9 @@ def _read(path: Path) -> bytes:
     return data
 
 
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # O_BINARY: Windows only
+# O_NONBLOCK: opening a FIFO returns at once (and is then refused) instead of waiting for a
+# writer; it changes nothing for a regular file. O_BINARY: Windows only.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
 def _read_up_to(fd: int, count: int) -> bytes:

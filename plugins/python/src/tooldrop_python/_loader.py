@@ -40,6 +40,7 @@ from tooldrop import (
     problems_from_error,
     to_spec,
 )
+from tooldrop._files import read_regular_file
 
 __all__ = ["MODULE_PREFIX", "NOT_IMPORTED", "load_file"]
 
@@ -47,6 +48,8 @@ NOT_IMPORTED = (
     "not imported: Python tools load only from the personal tools dir, because importing a "
     "file runs it"
 )
+#: Bytes a Python tool file may hold; a larger one (or a FIFO, a device) is refused unread.
+MAX_FILE_BYTES = 4 * 1024 * 1024
 #: Module names of loaded tool files start with this (``_tooldrop_tool_weather_3``).
 MODULE_PREFIX = "_tooldrop_tool_"
 _SHAPES = "a tool (a dict, a tooldrop.Tool or an @tool function), a list of tools, or a factory"
@@ -283,7 +286,7 @@ def load_file(path: Path, scope: Scope, personal_dir: Path | None = None) -> Loa
         message = f"{NOT_IMPORTED} ({personal_dir})"
         return LoadResult(problems=[Problem(path=path, message=message, severity="warning")])
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path, MAX_FILE_BYTES)
     except OSError as exc:
         return LoadResult(problems=[Problem(path=path, message=f"cannot read: {exc.strerror}")])
     digest = hashlib.sha256(data).hexdigest()

@@ -1,0 +1,73 @@
+"""Every file tooldrop reads is a regular file, read with a size bound and never waited on."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from tooldrop._files import FileRefused, read_regular_file, read_regular_text
+from tooldrop._grants import read_json
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX special files")
+
+
+def test_a_regular_file_is_read_whole(tmp_path: Path):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 100)
+    assert read_regular_file(path, 100) == b"x" * 100
+    assert read_regular_text(path, 100) == "x" * 100
+
+
+def test_a_file_over_the_limit_is_refused_unread(tmp_path: Path):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 101)
+    with pytest.raises(FileRefused, match="larger than 100 bytes"):
+        read_regular_file(path, 100)
+
+
+def test_a_fifo_is_refused_at_once_with_no_writer(tmp_path: Path):
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    with pytest.raises(FileRefused, match="not a regular file") as info:
+        read_regular_file(path, 100)
+    assert info.value.filename == str(path)
+
+
+def test_a_fifo_with_a_writer_that_never_ends_is_refused(tmp_path: Path):
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    # A writer holding the FIFO open: a plain read would wait for it to close, forever.
+    writer = threading.Thread(target=lambda: os.close(os.open(path, os.O_WRONLY)), daemon=True)
+    writer.start()
+    with pytest.raises(FileRefused):
+        read_regular_file(path, 100)
+    writer.join(5)  # the open above let the writer's open return
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null", "/dev/urandom"])
+def test_a_symlink_to_a_device_is_refused(tmp_path: Path, device: str):
+    if not os.path.exists(device):
+        pytest.skip(f"no {device}")
+    path = tmp_path / "config.yaml"
+    path.symlink_to(device)
+    with pytest.raises(FileRefused, match="not a regular file"):
+        read_regular_file(path, 1000)
+
+
+def test_a_directory_is_refused(tmp_path: Path):
+    with pytest.raises(OSError):  # noqa: PT011 - IsADirectoryError on some systems, ours on others
+        read_regular_file(tmp_path, 1000)
+
+
+def test_missing_is_file_not_found(tmp_path: Path):
+    with pytest.raises(FileNotFoundError):
+        read_regular_file(tmp_path / "nope", 1000)
+
+
+def test_state_files_that_are_fifos_read_as_absent(tmp_path: Path):
+    path = tmp_path / "grants.json"
+    os.mkfifo(path)
+    assert read_json(path) is None
