@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import evolve
 
 from ._cache import DirCache, cache_file, fingerprint, joined_path
+from ._isolated import call_isolated, running_plugin
 from ._model import SCOPES, LoadResult, Origin, Problem, Scope, ToolDir, ToolSpec
 from ._registry import Registry
 from ._tool import to_spec
@@ -98,24 +99,33 @@ def _scan_dir(
 
 
 def _plugin_tools(host: ToolHost) -> Iterator[tuple[ToolSpec | None, Problem | None]]:
-    """Call each ``tooldrop_register_tools`` implementation on its own, to stamp its tools."""
-    for impl in host.hook.tooldrop_register_tools.get_hookimpls():
-        plugin = impl.plugin_name
-        registered: list[Any] = []
-        kwargs = {"register": registered.append, "host": host}
+    """Call ``tooldrop_register_tools`` and stamp each tool with the plugin that registered it.
+
+    Each implementation fails on its own (:mod:`._isolated`): one that raises keeps what it
+    registered before, and the others still run.
+    """
+    # (plugin, tool) or (plugin, problem), in the order they happened.
+    events: list[tuple[str, Any, Problem | None]] = []
+
+    def register(obj: Any) -> None:
+        events.append((running_plugin() or "unknown", obj, None))
+
+    def report(plugin: str, exc: BaseException) -> None:
+        message = f"tooldrop_register_tools failed: {_describe(exc)}"
+        events.append((plugin, None, Problem(field=f"plugin {plugin}", message=message)))
+
+    call_isolated(host.hook.tooldrop_register_tools, report, register=register, host=host)
+    for plugin, obj, problem in events:
+        if problem is not None:
+            yield None, problem
+            continue
+        origin = Origin(source=f"entrypoint:{plugin}", scope="plugin")
+        if isinstance(obj, ToolSpec):  # keep where it says it came from, and its hash
+            origin = evolve(obj.origin, source=origin.source, scope="plugin")
         try:
-            impl.function(**{name: kwargs[name] for name in impl.argnames})
-        except Exception as exc:  # noqa: BLE001 - keep what it registered, report the rest.
-            message = f"tooldrop_register_tools failed: {_describe(exc)}"
-            yield None, Problem(field=f"plugin {plugin}", message=message)
-        for obj in registered:
-            origin = Origin(source=f"entrypoint:{plugin}", scope="plugin")
-            if isinstance(obj, ToolSpec):  # keep where it says it came from, and its hash
-                origin = evolve(obj.origin, source=origin.source, scope="plugin")
-            try:
-                yield to_spec(obj, origin=origin), None
-            except Exception as exc:  # noqa: BLE001 - a malformed tool is a problem, not a crash.
-                yield None, Problem(field=f"plugin {plugin}", message=_describe(exc))
+            yield to_spec(obj, origin=origin), None
+        except Exception as exc:  # noqa: BLE001 - a malformed tool is a problem, not a crash.
+            yield None, Problem(field=f"plugin {plugin}", message=_describe(exc))
 
 
 def _validate(host: ToolHost, spec: ToolSpec, hook: Any) -> tuple[bool, list[Problem]]:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import evolve, field, frozen
 
+from ._isolated import call_isolated
 from ._model import Decision, ToolCall, ToolResult, ToolSpec
 from ._output import truncate
 
@@ -267,13 +268,11 @@ def _execute(host: ToolHost, call: ToolCall) -> ToolResult:
 
 def _after_call(host: ToolHost, call: ToolCall, result: ToolResult) -> None:
     """Tell every observer, each on its own: one failing observer does not silence the rest."""
-    kwargs = {"call": call, "result": result, "host": host}
-    # pluggy calls implementations last-registered first; keep that order.
-    for impl in reversed(host.hook.tooldrop_after_call.get_hookimpls()):
-        try:
-            impl.function(**{name: kwargs[name] for name in impl.argnames})
-        except Exception as exc:  # noqa: BLE001 - observers cannot change or break a call.
-            print(
-                f"tooldrop: tooldrop_after_call of {impl.plugin_name} failed: {_describe(exc)}",
-                file=sys.stderr,
-            )
+
+    def report(plugin: str, exc: BaseException) -> None:
+        # Observers cannot change or break a call: a failure is said on stderr, and that is all.
+        print(
+            f"tooldrop: tooldrop_after_call of {plugin} failed: {_describe(exc)}", file=sys.stderr
+        )
+
+    call_isolated(host.hook.tooldrop_after_call, report, call=call, result=result, host=host)

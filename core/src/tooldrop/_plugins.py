@@ -28,6 +28,14 @@ __all__ = ["PluginInfo", "PluginSet", "env_flag"]
 ENTRY_POINT_GROUP = "tooldrop"
 
 
+#: Hooks the core calls one implementation at a time (each gets what the previous returned),
+#: so a wrapper could not wrap them: a plugin that tries is refused at registration, not
+#: silently skipped. Every other hook is called through pluggy and takes wrappers.
+NO_WRAPPERS = {
+    "tooldrop_wrap_command": "each implementation gets the command the previous one returned",
+}
+
+
 def env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
 
@@ -194,8 +202,16 @@ class PluginSet:
         return registered
 
     def _check_hooks(self, plugin: object) -> None:
-        """Refuse a plugin that implements a hook no spec declares (a misspelled name)."""
+        """Refuse a misspelled hook (no spec declares it), and a wrapper where none can work."""
         for caller in self.pm.get_hookcallers(plugin) or ():
+            if caller.name in NO_WRAPPERS:
+                for impl in caller.get_hookimpls():
+                    if impl.plugin is plugin and (impl.wrapper or impl.hookwrapper):
+                        raise PluginError(
+                            f"{caller.name} cannot take hook wrappers "
+                            f"({NO_WRAPPERS[caller.name]}); "
+                            "order a plain implementation with tryfirst/trylast instead"
+                        )
             if caller.spec is not None:
                 continue
             for impl in caller.get_hookimpls():

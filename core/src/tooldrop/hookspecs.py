@@ -93,7 +93,9 @@ def tooldrop_register_tools(register: Callable[[Any], None], host: ToolHost) -> 
     :param host: The host that is loading.
 
     Use in plugins: tool packs. An exception raised here is reported as a problem of this
-    plugin; the tools it registered before raising are kept.
+    plugin; the tools it registered before raising are kept, and the other plugins still
+    run. A ``wrapper=True`` implementation runs around the others; the tools it registers
+    itself are stamped with its own plugin.
     """
 
 
@@ -260,6 +262,9 @@ def tooldrop_wrap_command(call: ToolCall, command: Command, host: ToolHost) -> C
     made fail. Raise :class:`tooldrop.SandboxError` to refuse the call (nothing runs; the
     message is the model's error result). When ``host.sandbox`` is ``required`` and no
     implementation set ``confinement``, :func:`tooldrop.wrap_command` refuses the call.
+    Because each implementation is called with the previous one's result, this hook takes no
+    hook wrappers: a plugin with a ``wrapper=True`` implementation of it is refused when it
+    registers. Order yours with ``tryfirst`` / ``trylast``.
     """
 
 
@@ -272,9 +277,9 @@ def tooldrop_after_call(call: ToolCall, result: ToolResult, host: ToolHost) -> N
     :param host: The host that made the call.
 
     Called for every call that found its tool, whatever the outcome (invalid arguments,
-    denied, timed out, run). Each implementation is called on its own, so one that raises
-    (reported on stderr) does not keep the others from seeing the call; for the same reason
-    hook wrappers do not apply to this hook.
+    denied, timed out, run). Each implementation fails on its own: one that raises is
+    reported on stderr and the others still see the call. Hook wrappers, ``tryfirst`` and
+    ``trylast`` apply as to any other hook.
     """
 
 

@@ -9,6 +9,7 @@ import click
 
 from .._errors import PluginError
 from .._host import load_plugin_set
+from .._isolated import call_isolated
 from .._model import MODES, SANDBOX_SETTINGS
 from .._plugins import PluginSet
 from ._author import new_command, render_command
@@ -93,14 +94,12 @@ def build_cli(plugin_set: PluginSet) -> click.Group:
 
     for command in CORE_COMMANDS:
         cli.add_command(command)
-    hook = plugin_set.pm.hook.tooldrop_register_commands
-    for impl in hook.get_hookimpls():
-        try:
-            impl.function(cli=cli)
-        except Exception as exc:  # noqa: BLE001 - a plugin's broken command must not break the CLI.
-            click.echo(
-                f"tooldrop: plugin {impl.plugin_name} could not add its commands: {exc}", err=True
-            )
+
+    def report(plugin: str, exc: BaseException) -> None:
+        # A plugin's broken command must not break the CLI, nor the other plugins' commands.
+        click.echo(f"tooldrop: plugin {plugin} could not add its commands: {exc}", err=True)
+
+    call_isolated(plugin_set.pm.hook.tooldrop_register_commands, report, cli=cli)
     return cli
 
 
