@@ -75,10 +75,18 @@ def test_always_allow_is_remembered_for_this_version_of_the_tool(project, tmp_pa
     grants = json.loads((user / "grants.json").read_text())["grants"]
     assert list(grants) == ["touch_file"]
 
-    # No terminal now: the remembered grant answers instead of a person.
+    # No terminal now, and the project is not trusted: a grant never bypasses that rule.
     again = tmp_path / "b"
     code, out, _ = tooldrop(project, user, "call", "touch_file", f"path={again}", answers=None)
-    assert code == 0
+    assert code == 2
+    assert "not trusted yet" in out
+    assert not again.exists()
+
+    # Once the project is trusted, the remembered grant answers instead of a person.
+    code, _, err = tooldrop(project, user, "trust", answers=None)
+    assert code == 0, err
+    code, out, _ = tooldrop(project, user, "call", "touch_file", f"path={again}", answers=None)
+    assert code == 0, out
     assert again.exists()
 
     # An edited tool file is another tool: the grant no longer applies.
