@@ -151,16 +151,14 @@ def test_a_tool_cannot_leave_a_process_behind(project, sandbox):
     project.tool("leave", LEAVE_BEHIND.format(t=seconds), read_only=False)
     result = project.call("leave", sandbox)
     assert "started" in result.text
+    # Unconfined (the control), all four outlive the call: wait until each has exec'd sleep.
+    # Confined, the kernel kills the namespace when its first process exits: wait for that.
+    expected = 4 if sandbox == "off" else 0
     try:
-        if sandbox == "off":
-            # The control: unconfined, the detached ones outlive the call.
-            assert len(_sleepers(seconds)) == 4
-            return
-        # The kernel kills the namespace when its first process exits: wait for that, bounded.
         deadline = time.monotonic() + 10
-        while _sleepers(seconds) and time.monotonic() < deadline:
+        while len(_sleepers(seconds)) != expected and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert _sleepers(seconds) == []
+        assert len(_sleepers(seconds)) == expected
     finally:
         for proc in _sleepers(seconds):
             proc.kill()
@@ -241,3 +239,63 @@ def test_the_personal_dir_and_cache_are_never_writable_even_inside_the_project(
     assert not (personal / "trust.json").exists()
     assert not (personal / "tools" / "evil.md").exists()
     assert not (cache / "tooldrop" / "parse.cache").exists()
+
+
+def test_a_tool_run_by_root_cannot_remount_or_regain_capabilities(project, outside_tmp):
+    """Without a user namespace, root inside bwrap keeps its capabilities and can simply
+    remount / read-write; the sandbox must take them away."""
+    target = outside_tmp("remounted")
+    project.tool(
+        "escape",
+        f"""\
+        grep CapEff /proc/self/status
+        mount -o remount,rw / ; touch {target}
+        mount -o remount,bind,rw {target.parent} ; touch {target}
+        unshare -Urm sh -c 'mount -o remount,rw /; touch {target}'
+        echo done
+        """,
+        read_only=True,
+    )
+    result = project.call("escape")
+    assert "done" in result.text
+    assert "CapEff:\t0000000000000000" in result.text
+    assert not target.exists(), result.text
+
+
+UNIX_CONNECT = """\
+python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("{path}"); print("ok")'
+"""
+
+
+@pytest.mark.parametrize(("sandbox", "network"), [("off", False), ("required", False),
+                                                   ("required", True)])  # fmt: skip
+def test_a_tool_without_network_cannot_reach_a_unix_socket(project, outside_tmp, sandbox, network):
+    """A socket file on a read-only mount still accepts connections (a docker.sock, an
+    ssh-agent): without the network, the sandbox refuses AF_UNIX sockets."""
+    folder = outside_tmp("sockets")
+    folder.mkdir()
+    path = folder / "s.sock"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        server.listen(8)
+        server.setblocking(False)
+        project.tool("dial", UNIX_CONNECT.format(path=path), read_only=True, network=network)
+        result = project.call("dial", sandbox)
+        connected = _accepted(server)
+    path.unlink()
+    if sandbox == "off" or network:
+        assert connected and "ok" in result.text, result.text
+    else:
+        assert not connected, result.text
+        assert "Address family not supported" in result.text
+        assert "add network: true to" in result.text
+
+
+def test_no_descriptor_is_left_open_in_the_host(project):
+    project.tool("quick", "true\n", read_only=True)
+    with project.host() as host:
+        host.call("quick", {}, ask=lambda call: True)  # warm: the probe, the thread's waker
+        before = len(os.listdir("/proc/self/fd"))
+        for _ in range(20):
+            assert not host.call("quick", {}, ask=lambda call: True).is_error
+        assert len(os.listdir("/proc/self/fd")) == before

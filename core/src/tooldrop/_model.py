@@ -71,6 +71,10 @@ def _strings(value: Iterable[str]) -> tuple[str, ...]:
     return value if type(value) is tuple else tuple(value)
 
 
+def _ints(value: Iterable[int]) -> tuple[int, ...]:
+    return tuple(value)
+
+
 @frozen(kw_only=True)
 class Origin:
     """Where a tool was defined, for listings, error messages, grants and trust."""
@@ -261,6 +265,10 @@ class Command:
     env: Mapping[str, str] | None = field(default=None, hash=False)
     #: The directory the process starts in (absolute).
     cwd: str
+    #: Open file descriptors the process inherits under the same numbers (a sandbox's
+    #: seccomp filter). Whoever adds one hands it over: the backend closes them all once the
+    #: process has started, or failed to.
+    pass_fds: tuple[int, ...] = field(default=(), converter=_ints)
     #: Set by the sandbox that confined the command; ``None`` while nothing has.
     confinement: Confinement | None = None
     #: Given the process's output, one line explaining a failure the sandbox caused (a

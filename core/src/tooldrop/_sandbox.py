@@ -10,6 +10,8 @@ closed, never open.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from typing import TYPE_CHECKING
 
 from ._errors import SandboxError
@@ -19,7 +21,7 @@ from ._model import Command, ToolCall
 if TYPE_CHECKING:
     from ._host import ToolHost
 
-__all__ = ["wrap_command"]
+__all__ = ["close_fds", "wrap_command"]
 
 NOT_CONFINED = (
     "⚒ Refused to run {name}: {why}, but nothing could confine it (no sandbox plugin "
@@ -47,9 +49,21 @@ def wrap_command(call: ToolCall, command: Command, host: ToolHost) -> Command:
     """
     for impl in reversed(host.hook.tooldrop_wrap_command.get_hookimpls()):
         kwargs = {"call": call, "command": command, "host": host}
-        wrapped = impl.function(**{name: kwargs[name] for name in impl.argnames})
+        try:
+            wrapped = impl.function(**{name: kwargs[name] for name in impl.argnames})
+        except BaseException:
+            close_fds(command)
+            raise
         if wrapped is not None:
             command = wrapped
     if command.confinement is None and (why := must_confine(call, host)):
+        close_fds(command)
         raise SandboxError(NOT_CONFINED.format(name=call.spec.name, why=why))
     return command
+
+
+def close_fds(command: Command) -> None:
+    """Close the descriptors a command would have handed to its process (it will not run)."""
+    for fd in command.pass_fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)

@@ -9,10 +9,14 @@ The mount layout, in the order bwrap applies it (a later mount covers an earlier
     --bind-try W W           each writable path (one that does not exist is left out)
     --ro-bind C C            the protected paths inside a writable one (config, cache)
 
-plus ``--unshare-pid`` (with ``--die-with-parent``: when the shell exits, or the backend kills
+plus ``--unshare-user --cap-drop ALL`` (and ``--disable-userns`` where bwrap has it): without a
+user namespace of its own, a tool run by root would keep root's capabilities inside and could
+simply remount ``/`` read-write; in one, with no capabilities, the read-only mounts are locked.
+``--unshare-pid`` (with ``--die-with-parent``: when the shell exits, or the backend kills
 bwrap, the kernel kills every process left in the namespace, ``setsid`` and double forks
 included), ``--unshare-ipc``, ``--unshare-uts`` and, unless the tool asks for the network,
-``--unshare-net`` (only a loopback nobody listens on). No ``--new-session``: the backend
+``--unshare-net`` (only a loopback nobody listens on) with a seccomp filter against UNIX
+sockets (:mod:`tooldrop_sandbox._seccomp`). No ``--new-session``: the backend
 already starts bwrap in its own session without a terminal, and staying in that process
 group lets its SIGTERM reach the tool first.
 """
@@ -44,16 +48,16 @@ class Probe:
     path: str | None
     #: ``""`` when it works, else a short reason for people and models.
     problem: str
+    #: This bwrap has ``--disable-userns`` (0.8 and later).
+    disable_userns: bool = False
 
 
 _lock = threading.Lock()
 _probes: dict[str | None, Probe] = {}
 
 
-def _run_probe(path: str | None) -> Probe:
-    if path is None:
-        return Probe(None, "bwrap (bubblewrap) is not installed or not on PATH")
-    argv = [path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--die-with-parent"]
+def _try(argv: list[str]) -> str:
+    """Run a bwrap command line once; ``""`` when it worked, else why not."""
     try:
         done = subprocess.run(
             [*argv, "--", "true"],
@@ -63,10 +67,22 @@ def _run_probe(path: str | None) -> Probe:
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return Probe(None, f"{path} could not be started ({exc})")
+        return f"it could not be started ({exc})"
     if done.returncode != 0:
         said = done.stderr.decode(errors="replace").strip().splitlines()
-        why = said[-1] if said else f"exit status {done.returncode}"
+        return said[-1] if said else f"exit status {done.returncode}"
+    return ""
+
+
+def _run_probe(path: str | None) -> Probe:
+    if path is None:
+        return Probe(None, "bwrap (bubblewrap) is not installed or not on PATH")
+    argv = [path, "--unshare-user", "--cap-drop", "ALL", "--ro-bind", "/", "/"]
+    argv += ["--unshare-pid", "--unshare-net", "--die-with-parent"]
+    if not _try([*argv, "--disable-userns"]):
+        return Probe(path, "", disable_userns=True)
+    why = _try(argv)  # an older bwrap, without --disable-userns
+    if why:
         return Probe(None, f"{path} does not work here: {why} (user namespaces disabled?)")
     return Probe(path, "")
 
@@ -87,9 +103,24 @@ def probe_bwrap() -> Probe:
     return probe
 
 
-def bwrap_argv(bwrap: str, policy: Policy, argv: Sequence[str]) -> list[str]:
-    """The command line that runs ``argv`` under ``policy``."""
-    out = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", _TMP]
+def bwrap_argv(
+    bwrap: str,
+    policy: Policy,
+    argv: Sequence[str],
+    *,
+    seccomp_fd: int | None = None,
+    disable_userns: bool = True,
+) -> list[str]:
+    """The command line that runs ``argv`` under ``policy``.
+
+    :param seccomp_fd: A descriptor the process inherits, holding the compiled filter to load
+        (:func:`tooldrop_sandbox._seccomp.unix_socket_filter`), or ``None``.
+    :param disable_userns: Pass ``--disable-userns`` (bwrap 0.8 and later).
+    """
+    out = [bwrap, "--unshare-user", "--cap-drop", "ALL"]
+    if disable_userns:
+        out.append("--disable-userns")
+    out += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", _TMP]
     for path in policy.visible:
         if inside(path, _TMP) and not any(inside(path, w) for w in policy.writable):
             out += ["--ro-bind", path, path]
@@ -105,6 +136,8 @@ def bwrap_argv(bwrap: str, policy: Policy, argv: Sequence[str]) -> list[str]:
     out += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"]
     if not policy.network:
         out.append("--unshare-net")
+    if seccomp_fd is not None:
+        out += ["--seccomp", str(seccomp_fd)]
     # A TMPDIR of the host's may be hidden or read-only in here; /tmp is private and writable.
     out += ["--setenv", "TMPDIR", _TMP, "--chdir", policy.cwd, "--", *argv]
     return out

@@ -3,7 +3,8 @@
 Read from the tool's own output: a write the sandbox refused fails with ``EROFS`` ("Read-only
 file system": every path the tool may not write is a read-only mount), and a connection
 without the network fails as "Network is unreachable", "Connection refused" (only an empty
-loopback exists) or a name that does not resolve. These are the C library's messages, which
+loopback exists), a name that does not resolve, or, for a UNIX socket, "Address family not
+supported" (the seccomp filter). These are the C library's messages, which
 bash, coreutils, Python, curl and git all print.
 """
 
@@ -22,6 +23,7 @@ CONNECTION_BLOCKED = re.compile(
     r"Network is unreachable|Connection refused|Couldn't connect to server"
     r"|Could not resolve host|Temporary failure in name resolution"
     r"|Name or service not known|nodename nor servname|\[Errno -[23]\]|\[Errno 101\]"
+    r"|Address family not supported|\[Errno 97\]"
 )
 
 

@@ -15,6 +15,7 @@ says once on stderr when it does not; ``required`` refuses a call it cannot conf
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 
@@ -35,6 +36,7 @@ from ._bwrap import Probe, bwrap_argv, probe_bwrap
 from ._explain import explainer
 from ._policy import policy_for
 from ._seatbelt import probe_seatbelt, seatbelt_argv
+from ._seccomp import unix_socket_filter
 
 __all__ = ["probe", "tooldrop_approve", "tooldrop_confinement", "tooldrop_wrap_command"]
 
@@ -110,14 +112,45 @@ def tooldrop_wrap_command(call: ToolCall, command: Command, host: ToolHost) -> C
         return None
     policy = policy_for(call.spec, host, command.cwd)
     by = _by(found)
-    wrap = seatbelt_argv if by == "sandbox-exec" else bwrap_argv
+    fds: tuple[int, ...] = ()
+    if by == "sandbox-exec":  # pragma: no cover - a sketch; see _seatbelt
+        argv = seatbelt_argv(found.path, policy, command.argv)
+    else:
+        fd = None if policy.network else _filter_fd()
+        if fd is not None:
+            fds = (fd,)
+        argv = bwrap_argv(
+            found.path,
+            policy,
+            command.argv,
+            seccomp_fd=fd,
+            disable_userns=found.disable_userns,
+        )
     return evolve(
         command,
-        argv=wrap(found.path, policy, command.argv),
+        argv=argv,
         cwd=policy.cwd,
+        pass_fds=(*command.pass_fds, *fds),
         confinement=policy.confinement(by),
         explain=explainer(call.spec, host.project_dir),
     )
+
+
+def _filter_fd() -> int | None:
+    """A fresh pipe holding the seccomp filter, for bwrap to read; ``None`` on other CPUs.
+
+    A pipe per call: bwrap reads the descriptor to its end, so one shared file would be
+    empty for every call after the first. The filter (88 bytes) fits the pipe's buffer.
+    """
+    program = unix_socket_filter()
+    if program is None:
+        return None
+    read, write = os.pipe()
+    try:
+        os.write(write, program)
+    finally:
+        os.close(write)
+    return read
 
 
 @hookimpl(tryfirst=True)

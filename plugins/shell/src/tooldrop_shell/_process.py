@@ -287,12 +287,15 @@ def run_process(
     timeout: float,
     cancel: CancelToken,
     keep: int,
+    pass_fds: tuple[int, ...] = (),
 ) -> Outcome:
     """Run ``argv`` with stdin closed and both outputs captured, and say how it ended.
 
     :param timeout: Seconds before the process group is stopped.
     :param cancel: Setting it stops the process group at once.
     :param keep: Characters kept at each end of each stream (at least the output limit).
+    :param pass_fds: Descriptors the process inherits (a sandbox's seccomp filter); the
+        caller still owns them.
     :raises StartError: the process could not be started.
     """
     if os.name == "nt":  # pragma: no cover - Windows has no poll() on pipes
@@ -312,6 +315,7 @@ def run_process(
             env=env,
             start_new_session=True,
             bufsize=0,
+            pass_fds=pass_fds,
         )
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the script or env
         raise StartError(_describe(exc)) from exc

@@ -7,6 +7,7 @@ such tools at load time (forbidden ``env:`` names, unknown ``shell:``). See DESI
 from __future__ import annotations
 
 import functools
+import os
 
 from tooldrop import (
     Command,
@@ -56,9 +57,13 @@ def run_call(call: ToolCall, host: ToolHost) -> ToolResult:
             timeout=spec.timeout_ms / 1000,
             cancel=call.cancel,
             keep=max(limit, 0),
+            pass_fds=command.pass_fds,
         )
     except StartError as exc:
         return ToolResult.error(f"Custom tool failed to start: {exc}")
+    finally:
+        for fd in command.pass_fds:  # handed over to us (a sandbox's seccomp filter)
+            os.close(fd)
     stdout, stderr = outcome.stdout.piece(), outcome.stderr.piece()
     if outcome.stopped == "timeout":
         message = f"Custom tool timed out after {spec.timeout_ms}ms"
