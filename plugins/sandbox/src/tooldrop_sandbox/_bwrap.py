@@ -23,6 +23,7 @@ group lets its SIGTERM reach the tool first.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import threading
@@ -54,6 +55,7 @@ class Probe:
 
 _lock = threading.Lock()
 _probes: dict[str | None, Probe] = {}
+_found: dict[str | None, Probe] = {}
 
 
 def _try(argv: list[str]) -> str:
@@ -90,9 +92,14 @@ def _run_probe(path: str | None) -> Probe:
 def probe_bwrap() -> Probe:
     """Find ``bwrap`` on ``PATH`` and run it once; remembered per path found.
 
-    A failing check is not retried in this process: installing bubblewrap while a host runs
-    changes ``PATH``'s answer, which is looked up each time (one ``stat`` per directory).
+    A failing check is not retried in this process, but ``PATH`` is searched again on each
+    call until bwrap is found (installing bubblewrap while a host runs is noticed); once it
+    works, the answer is remembered for that ``PATH`` (a call should not pay for the search).
     """
+    search = os.environ.get("PATH")
+    found = _found.get(search)
+    if found is not None:  # this PATH was searched before, and bwrap worked there
+        return found
     path = shutil.which(BWRAP)
     probe = _probes.get(path)
     if probe is None:
@@ -100,6 +107,8 @@ def probe_bwrap() -> Probe:
             probe = _probes.get(path)
             if probe is None:
                 probe = _probes[path] = _run_probe(path)
+    if probe.path is not None:
+        _found[search] = probe
     return probe
 
 

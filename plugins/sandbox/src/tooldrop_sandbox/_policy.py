@@ -8,6 +8,7 @@ command line the sandbox is started with (:func:`policy_for`).
 from __future__ import annotations
 
 import os
+import weakref
 from pathlib import Path
 
 from attrs import frozen
@@ -49,11 +50,29 @@ def protected_paths(host: ToolHost) -> tuple[str, ...]:
     """The personal config dir, the dirs of the grants and trust files, the parse cache dir.
 
     Directories, not files: the stores replace their files by renaming a new one over them,
-    which a read-only file inside a writable directory would not stop.
+    which a read-only file inside a writable directory would not stop. Resolved once per host
+    (and again if its paths or ``XDG_CACHE_HOME`` / ``HOME`` change): a call should not pay
+    for six ``realpath``s and a platformdirs lookup.
     """
+    key = (
+        host.config_dir,
+        host.grants.path,
+        host.trust_store.path,
+        os.environ.get("XDG_CACHE_HOME"),
+        os.environ.get("HOME"),
+    )
+    known = _protected.get(host)
+    if known is not None and known[0] == key:
+        return known[1]
     paths = [host.config_dir, host.grants.path.parent, host.trust_store.path.parent]
     paths.append(host.cache_dir)
-    return tuple(dict.fromkeys(os.path.realpath(p) for p in paths))
+    resolved = tuple(dict.fromkeys(os.path.realpath(p) for p in paths))
+    _protected[host] = (key, resolved)
+    return resolved
+
+
+_protected: weakref.WeakKeyDictionary[ToolHost, tuple[tuple[object, ...], tuple[str, ...]]]
+_protected = weakref.WeakKeyDictionary()
 
 
 def _extra_writable(spec: ToolSpec, project: str) -> list[str]:
@@ -78,9 +97,11 @@ def policy_for(spec: ToolSpec, host: ToolHost, cwd: str | None = None) -> Policy
         project); the project root when ``None``.
     :raises SandboxError: a ``writable:`` path resolves outside the project.
     """
-    project = os.path.realpath(host.project_dir)
+    project = str(host.project_dir)  # resolved when the host was made
     where = os.path.realpath(cwd) if cwd is not None else project
-    writable: list[str] = [] if spec.read_only else [project, where]
+    writable: list[str] = [] if spec.read_only else [project]
+    if not spec.read_only and inside(where, project):  # a cwd elsewhere is never writable
+        writable.append(where)
     writable.extend(_extra_writable(spec, project))
     # Outermost first, duplicates and paths already inside another writable path dropped.
     kept: list[str] = []

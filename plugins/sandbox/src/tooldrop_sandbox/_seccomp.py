@@ -15,6 +15,7 @@ x32 ABI) fail with ``ENOSYS``: the filter could not tell a ``socket`` call among
 
 from __future__ import annotations
 
+import functools
 import platform
 import struct
 
@@ -46,6 +47,7 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("=HBBI", code, jt, jf, k)
 
 
+@functools.cache
 def unix_socket_filter(machine: str | None = None) -> bytes | None:
     """The compiled filter for this machine, or ``None`` where it has not been written."""
     known = _ARCHES.get((machine or platform.machine()).lower())
