@@ -1,8 +1,23 @@
-"""Shared test setup: no test reads or writes the real user's config or cache dirs."""
+"""Shared test setup: no test reads or writes the real user's config or cache dirs, and
+Hypothesis runs with settings that hold on a loaded 2-core machine."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests run real shells and subprocesses: their speed depends on the machine's load,
+# not on the code, so Hypothesis' timing checks (deadline, too_slow) would only add flakes.
+# `dev` (the default) is quick; `ci` (CI=true) tries more inputs per test and is repeatable
+# (derandomized), so a CI failure reproduces locally with HYPOTHESIS_PROFILE=ci; `thorough`
+# is for hunting: HYPOTHESIS_PROFILE=thorough uv run pytest tests/markdown.
+_COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow], "print_blob": True}
+settings.register_profile("dev", max_examples=50, **_COMMON)
+settings.register_profile("ci", max_examples=100, derandomize=True, **_COMMON)
+settings.register_profile("thorough", max_examples=2000, **_COMMON)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture(autouse=True)

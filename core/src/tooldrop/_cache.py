@@ -72,33 +72,17 @@ def signature(st: os.stat_result) -> Signature:
 #   the whole path again).
 
 
-def _joined_path(parent: PurePath, name: str) -> Any:
-    """``parent.joinpath(name)``: the public way, used from Python 3.12 on."""
-    return parent.joinpath(name)
+def joined_path(parent: PurePath, name: str) -> Any:
+    """``parent.joinpath(name)``, a module-level function so that pickles can name it.
 
-
-def _joined_path_311(parent: PurePath, name: str) -> Any:
-    """``parent.joinpath(name)`` on Python 3.11, without parsing ``parent`` again.
-
-    3.11's pathlib joins by parsing every part of both paths anew (about 1.6 us, and
-    discovery makes a path per tool file). For a POSIX path and a plain name (no separator,
-    not ``.`` or empty) joining only appends the name, interned, to the parent's parts, so
-    the path is made from those with ``_from_parsed_parts``, the private helper joinpath
-    itself ends with. 3.12 removed it (its paths parse lazily, so joining is cheap there):
-    it is used on 3.11 only, and the tests hold both functions to the same paths.
+    Python 3.11 parses both paths again on every join; a faster join through pathlib's
+    private helpers was measured at about 1.6 us a tool, and dropped: it broke on 3.12.
     """
-    if type(parent) is _POSIX and name and name != "." and "/" not in name:
-        parts = [*parent._parts, sys.intern(name)]  # type: ignore[attr-defined]  # 3.11 only
-        return parent._from_parsed_parts(parent._drv, parent._root, parts)  # type: ignore[attr-defined]
     return parent.joinpath(name)
 
 
 #: Windows opens files in text mode unless told otherwise.
 _BINARY = getattr(os, "O_BINARY", 0)
-
-_POSIX = type(Path()) if os.name == "posix" else None
-#: ``parent.joinpath(name)``, made as cheaply as this Python allows.
-joined_path = _joined_path_311 if sys.version_info < (3, 12) else _joined_path
 
 
 _Slots = tuple[tuple[str, ...], tuple[Callable[[Any, Any], None], ...]]
