@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._agentctx import AgentContext
 from ._cancel import CancelToken
 from ._convert import get_converter, json_type_name, problems_from_error, structure
 from ._envrules import FORBIDDEN_ENV, forbidden_env_pattern, is_forbidden_env
@@ -17,6 +18,7 @@ from ._errors import (
     RenderError,
     SandboxError,
     ToolDropError,
+    UnknownSkillError,
     UnknownToolError,
 )
 from ._export import (
@@ -30,6 +32,7 @@ from ._export import (
     why_not_strict,
 )
 from ._host import ToolHost
+from ._manifest import Manifest, Subscription
 from ._model import (
     Approval,
     Command,
@@ -46,6 +49,7 @@ from ._model import (
     ToolDir,
     ToolResult,
     ToolSpec,
+    Visibility,
 )
 from ._output import DEFAULT_OUTPUT_LIMIT, join_truncated, split_budget, truncate, truncation_marker
 from ._pattern import compile_pattern
@@ -53,6 +57,7 @@ from ._pending import PendingCall
 from ._plugins import PluginInfo
 from ._sandbox import wrap_command
 from ._schema import validate_args
+from ._skills import Agent, Skill
 from ._tool import Tool, ToolDefinitionError, to_spec, tool
 from .hookspecs import hookimpl
 
@@ -61,6 +66,8 @@ __all__ = [
     "EXPORT_FORMATS",
     "FORBIDDEN_ENV",
     "NAME_RULES",
+    "Agent",
+    "AgentContext",
     "Approval",
     "CancelToken",
     "Command",
@@ -70,6 +77,7 @@ __all__ = [
     "ExportedTools",
     "InvalidArgumentsError",
     "LoadResult",
+    "Manifest",
     "Mode",
     "NameRule",
     "Origin",
@@ -82,6 +90,8 @@ __all__ = [
     "SandboxSetting",
     "Scope",
     "Severity",
+    "Skill",
+    "Subscription",
     "Tool",
     "ToolCall",
     "ToolDefinitionError",
@@ -90,7 +100,9 @@ __all__ = [
     "ToolHost",
     "ToolResult",
     "ToolSpec",
+    "UnknownSkillError",
     "UnknownToolError",
+    "Visibility",
     "compile_pattern",
     "converter",
     "export_tools",

@@ -15,6 +15,7 @@ from ._cache import DirCache, cache_file, fingerprint, joined_path
 from ._isolated import call_isolated, running_plugin
 from ._model import SCOPES, LoadResult, Origin, Problem, Scope, ToolDir, ToolSpec
 from ._registry import Registry
+from ._skills import Bundle, Skill, member_problems, read_agents, read_commands, scan_root
 from ._tool import to_spec
 
 if TYPE_CHECKING:
@@ -186,20 +187,104 @@ def _discover(host: ToolHost, last_good: dict[str, LoadResult]) -> tuple[Registr
         if spec is not None:
             collector.admit([spec])
 
-    for tool_dir in _ordered_dirs(host):
-        for path, result in _scan_dir(host, tool_dir, use_cache=True):
-            failed = False
-            if result.problems:
-                collector.problems.extend(result.problems)
-                failed = any(p.severity == "error" for p in result.problems)
-            if result.tools:
-                last_good[path] = result
-            elif failed and path in last_good:
-                note = "this file no longer loads; keeping its last good version until it is fixed"
-                collector.problems.append(Problem(path=path, message=note, severity="warning"))
-                result = last_good[path]
-            collector.admit(result.tools)
+    layers = _skill_layers(host, collector.problems)
+    dirs = _ordered_dirs(host)
+    for scope in SCOPES:
+        for tool_dir in dirs:
+            if tool_dir.scope == scope:
+                for path, result in _scan_dir(host, tool_dir, use_cache=True):
+                    collector.admit(_kept(collector, path, result, last_good))
+        for bundle, wins in layers.get(scope, ()):
+            _load_bundle(host, collector, bundle, wins, last_good)
     return collector.registry, collector.problems
+
+
+def _kept(
+    collector: _Collector, path: str, result: LoadResult, last_good: dict[str, LoadResult]
+) -> tuple[ToolSpec, ...]:
+    """The tools of one file's load, or its last good tools when it now fails."""
+    failed = False
+    if result.problems:
+        collector.problems.extend(result.problems)
+        failed = any(p.severity == "error" for p in result.problems)
+    if result.tools:
+        last_good[path] = result
+    elif failed and path in last_good:
+        note = "this file no longer loads; keeping its last good version until it is fixed"
+        collector.problems.append(Problem(path=path, message=note, severity="warning"))
+        result = last_good[path]
+    return result.tools
+
+
+def _skill_layers(
+    host: ToolHost, problems: list[Problem]
+) -> dict[Scope, list[tuple[Bundle, bool]]]:
+    """Each layer's bundles, each with whether it wins its skill name (a project bundle
+    shadows a personal one of the same name, whole; the first of a name in a layer wins)."""
+    roots: tuple[tuple[Scope, Path], ...] = (
+        ("personal", host.personal_skills_dir),
+        ("project", host.project_skills_dir),
+    )
+    found: dict[Scope, list[Bundle]] = {}
+    winners: dict[str, Bundle] = {}
+    for scope, root in roots:
+        bundles, trouble = scan_root(root, scope)
+        problems.extend(trouble)
+        found[scope] = bundles
+        for bundle in bundles:
+            name = bundle.manifest.name
+            current = winners.get(name)
+            if current is not None and current.scope == scope:
+                continue  # a duplicate in this layer, already reported
+            if current is not None:
+                message = (
+                    f'skill "{name}" overrides the {current.scope} skill of that name '
+                    f"({current.path}); none of that bundle's tools load"
+                )
+                where = bundle.path / "skill.yaml"
+                problems.append(Problem(path=where, field="name", message=message, severity="info"))
+            winners[name] = bundle
+    return {
+        scope: [(b, winners.get(b.manifest.name) is b) for b in bundles]
+        for scope, bundles in found.items()
+    }
+
+
+def _load_bundle(
+    host: ToolHost,
+    collector: _Collector,
+    bundle: Bundle,
+    wins: bool,
+    last_good: dict[str, LoadResult],
+) -> None:
+    agent, problems = read_agents(bundle.path)
+    collector.problems.extend(problems)
+    manifest = bundle.manifest
+    commands = read_commands(bundle.path, manifest.name)
+    tools: list[ToolSpec] = []
+    tool_dir = ToolDir(path=bundle.path / "tools", scope=bundle.scope)
+    for path, result in _scan_dir(host, tool_dir, use_cache=True):
+        tools.extend(_kept(collector, path, result, last_good))
+    if not wins:
+        return  # a duplicate or shadowed bundle: its files were checked, its tools never load
+    names = tuple(spec.name for spec in tools)
+    collector.problems.extend(member_problems(bundle, agent, commands, names))
+    name, visibility = manifest.name, manifest.visibility
+    collector.admit(
+        evolve(spec, origin=evolve(spec.origin, skill=name, visibility=visibility))
+        for spec in tools
+    )
+    collector.registry.skills[name] = Skill(
+        name=name,
+        description=manifest.description,
+        scope=bundle.scope,
+        path=bundle.path,
+        visibility=visibility,
+        manifest=manifest,
+        agent=agent,
+        commands=commands,
+        tool_names=names,
+    )
 
 
 def load_paths(

@@ -4,6 +4,7 @@
 
     ToolDropError
     ├── UnknownToolError    (also a LookupError) no tool of that name is loaded
+    ├── UnknownSkillError   (also a LookupError) no skill bundle of that name is loaded
     ├── InvalidArgumentsError                    ``host.render`` got arguments the schema refuses
     ├── RenderError                              a renderer refuses to render the arguments safely
     ├── SandboxError                             a call that must run confined cannot be
@@ -20,6 +21,7 @@ __all__ = [
     "RenderError",
     "SandboxError",
     "ToolDropError",
+    "UnknownSkillError",
     "UnknownToolError",
 ]
 
@@ -33,6 +35,14 @@ class UnknownToolError(ToolDropError, LookupError):
 
     def __init__(self, name: str, message: str | None = None) -> None:
         super().__init__(message or f'Unknown tool "{name}"')
+        self.name = name
+
+
+class UnknownSkillError(ToolDropError, LookupError):
+    """No skill bundle of this name is loaded, so it has no agent context."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f'Unknown skill "{name}"')
         self.name = name
 
 

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from . import approval
+from ._agentctx import AgentContext
 from ._cancel import CancelToken
 from ._discover import discover
-from ._errors import InvalidArgumentsError, RenderError, UnknownToolError
+from ._errors import InvalidArgumentsError, RenderError, UnknownSkillError, UnknownToolError
 from ._export import ExportedTools, ExportFormat, export_tools
 from ._grants import GrantStore
 from ._model import (
@@ -34,6 +35,7 @@ from ._pipeline import AskCallback, on_loop, pend, run_many
 from ._pipeline import call as pipeline_call
 from ._plugins import PluginInfo, PluginSet, env_flag
 from ._schema import SchemaValidation, apply_defaults, drop_null_optionals
+from ._skills import Skill, in_context
 from ._trust import TrustStore, project_digest
 
 if TYPE_CHECKING:
@@ -167,6 +169,16 @@ class ToolHost:
         return self.config_dir / "tools"
 
     @property
+    def project_skills_dir(self) -> Path:
+        """Project skill bundles: ``.<app>/skills/`` (``.nanocoder/skills/`` for Nanocoder)."""
+        return self.project_dir / f".{self.app}" / "skills"
+
+    @property
+    def personal_skills_dir(self) -> Path:
+        """Personal skill bundles: the personal config dir's ``skills/``."""
+        return self.config_dir / "skills"
+
+    @property
     def cache_dir(self) -> Path:
         """Where plugins may cache derived data (honours ``XDG_CACHE_HOME``)."""
         import platformdirs
@@ -227,12 +239,22 @@ class ToolHost:
         return registry
 
     def all_tools(self) -> list[ToolSpec]:
-        """Every loaded tool, including those hidden in the current mode."""
+        """Every loaded tool, including those hidden in the current mode and scoped ones."""
         return list(self._loaded())
 
-    def tools(self) -> list[ToolSpec]:
-        """The tools available in this mode (disabled and mode-hidden tools left out)."""
-        return [spec for spec in self._loaded() if self.is_available(spec)]
+    def tools(self, skill: str | None = None) -> list[ToolSpec]:
+        """The tools offered to one agent context in this mode.
+
+        :param skill: ``None`` for the main agent (every tool but scoped bundle tools), or a
+            skill bundle's name for its agent (see :meth:`context`).
+        :raises UnknownSkillError: no bundle of that name loaded.
+        """
+        selected = self._skill(skill)
+        return [
+            spec
+            for spec in self._loaded()
+            if in_context(spec, selected) and self.is_available(spec)
+        ]
 
     def is_available(self, spec: ToolSpec) -> bool:
         try:
@@ -242,9 +264,48 @@ class ToolHost:
         return available is not False
 
     def get(self, name: str) -> ToolSpec | None:
-        """The loaded tool called ``name`` (available in this mode or not), or ``None``."""
+        """The loaded tool called ``name`` (available in this mode or not, in any agent
+        context), or ``None``. For inspection: calls look tools up in their context."""
         spec: ToolSpec | None = self._loaded().get(name)
         return spec
+
+    def lookup(self, name: str, skill: str | None = None) -> ToolSpec | None:
+        """The tool called ``name`` if it belongs to the agent context of ``skill`` (``None``:
+        the main agent), available in this mode or not; else ``None``, as if it did not exist.
+
+        :raises UnknownSkillError: no bundle of that name loaded.
+        """
+        selected = self._skill(skill)
+        spec: ToolSpec | None = self._loaded().get(name)
+        return spec if spec is not None and in_context(spec, selected) else None
+
+    # -- skill bundles and agent contexts -----------------------------------------------
+
+    def skills(self) -> list[Skill]:
+        """The skill bundles that loaded (one per name), personal ones first."""
+        return list(self._loaded().skills.values())
+
+    def skill(self, name: str) -> Skill | None:
+        """The skill bundle called ``name`` (its ``skill.yaml`` name), or ``None``."""
+        found: Skill | None = self._loaded().skills.get(name)
+        return found
+
+    def _skill(self, name: str | None) -> Skill | None:
+        if name is None:
+            return None
+        found = self.skill(name)
+        if found is None:
+            raise UnknownSkillError(name)
+        return found
+
+    def context(self, skill: str | None = None) -> AgentContext:
+        """One agent's view of the tools: listing, export and calls, all in that context.
+
+        :param skill: ``None`` for the main agent, or a bundle's name for its agent.
+        :raises UnknownSkillError: no bundle of that name loaded.
+        """
+        self._skill(skill)
+        return AgentContext(self, skill)
 
     def confinement(self, spec: ToolSpec) -> Confinement | None:
         """How ``spec`` would run confined now (``tooldrop_confinement``), or ``None``."""
@@ -257,9 +318,10 @@ class ToolHost:
     # -- trust --------------------------------------------------------------------------
 
     def project_digest(self) -> str:
-        """A digest of the project's tools and config: what trusting the project trusts."""
+        """A digest of the project's tools, skill bundles and config: what trusting the
+        project trusts."""
         config = self.project_dir / f".{self.app}" / "config.yaml"
-        return project_digest(self.all_tools(), config)
+        return project_digest(self.all_tools(), config, self.project_skills_dir)
 
     def is_trusted(self, spec: ToolSpec | None = None) -> bool:
         """Whether the project's tools, exactly as they are now, were trusted with :meth:`trust`.
@@ -291,13 +353,14 @@ class ToolHost:
         self._trusted = None
         return self.trust_store.revoke(self.project_dir)
 
-    def export(self, fmt: ExportFormat) -> ExportedTools:
+    def export(self, fmt: ExportFormat, skill: str | None = None) -> ExportedTools:
         """The available tools as definitions for ``fmt``: a list, with ``.problems``.
 
         :param fmt: ``openai``, ``openai-responses``, ``anthropic``, ``gemini`` or ``mcp``.
+        :param skill: The agent context (see :meth:`tools`).
         :raises ValueError: for an unknown format. See :func:`tooldrop.export_tools`.
         """
-        return export_tools(self.tools(), fmt)
+        return export_tools(self.tools(skill), fmt)
 
     def problems(self) -> list[Problem]:
         """Every plugin and load problem, each with its file and line when it has one."""
@@ -306,14 +369,17 @@ class ToolHost:
 
     # -- calls --------------------------------------------------------------------------
 
-    def render(self, name: str, args: Mapping[str, Any] | None = None) -> str:
+    def render(
+        self, name: str, args: Mapping[str, Any] | None = None, *, skill: str | None = None
+    ) -> str:
         """The exact script a call would run. Nothing is approved or executed.
 
-        :raises UnknownToolError: no such tool.
+        :param skill: The agent context (see :meth:`tools`).
+        :raises UnknownToolError: no such tool in that context.
         :raises InvalidArgumentsError: the arguments do not meet the schema.
         :raises RenderError: the tool is not rendered (Python tools), or refuses the values.
         """
-        spec = self.get(name)
+        spec = self.lookup(name, skill)
         if spec is None:
             raise UnknownToolError(name)
         current = drop_null_optionals(spec, args or {})
@@ -336,6 +402,7 @@ class ToolHost:
         args: Mapping[str, Any] | None = None,
         *,
         cancel: CancelToken | None = None,
+        skill: str | None = None,
     ) -> PendingCall:
         """Validate, apply defaults, render and ask the approval policy; run nothing.
 
@@ -344,8 +411,9 @@ class ToolHost:
         then runs exactly that call, once. Never raises for the model's mistakes.
 
         :param cancel: Set it (from another thread) to stop the call once it runs.
+        :param skill: The agent context making the call (see :meth:`call`).
         """
-        return pend(self, name, args, cancel=cancel)
+        return pend(self, name, args, cancel=cancel, skill=skill)
 
     async def aprepare(
         self,
@@ -353,13 +421,14 @@ class ToolHost:
         args: Mapping[str, Any] | None = None,
         *,
         cancel: CancelToken | None = None,
+        skill: str | None = None,
     ) -> PendingCall:
         """:meth:`prepare`, awaitable (hooks run in a worker thread, off the event loop)."""
         import asyncio
 
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._pool(), lambda: pend(self, name, args, cancel=cancel)
+            self._pool(), lambda: pend(self, name, args, cancel=cancel, skill=skill)
         )
 
     def call(
@@ -369,6 +438,7 @@ class ToolHost:
         *,
         ask: AskCallback | None = None,
         cancel: CancelToken | None = None,
+        skill: str | None = None,
     ) -> ToolResult:
         """Validate, approve and run one call; every failure is an error result, never raised.
 
@@ -379,8 +449,10 @@ class ToolHost:
             ``True``/``False`` or a :class:`Decision`. Without it the ``tooldrop_ask`` hook
             is asked; with no answer the call is denied.
         :param cancel: Set it (from another thread) to stop the call and kill its processes.
+        :param skill: The agent context calling (see :meth:`tools`): a tool outside it is an
+            unknown tool. An unknown skill is an error result too.
         """
-        return pipeline_call(self, name, args, ask=ask, cancel=cancel)
+        return pipeline_call(self, name, args, ask=ask, cancel=cancel, skill=skill)
 
     async def acall(
         self,
@@ -389,6 +461,7 @@ class ToolHost:
         *,
         ask: Any = None,
         cancel: CancelToken | None = None,
+        skill: str | None = None,
     ) -> ToolResult:
         """:meth:`call`, awaitable. Cancelling the awaiting task cancels the call.
 
@@ -400,7 +473,7 @@ class ToolHost:
         loop = asyncio.get_running_loop()
         sync_ask = None if ask is None else on_loop(ask, loop)
         future = loop.run_in_executor(
-            self._pool(), lambda: self.call(name, args, ask=sync_ask, cancel=token)
+            self._pool(), lambda: self.call(name, args, ask=sync_ask, cancel=token, skill=skill)
         )
         try:
             return await asyncio.shield(future)
@@ -415,6 +488,7 @@ class ToolHost:
         calls: Sequence[tuple[str, Mapping[str, Any] | None]],
         *,
         ask: AskCallback | None = None,
+        skill: str | None = None,
     ) -> list[ToolResult]:
         """Run several calls, in order; consecutive read-only calls run at the same time.
 
@@ -422,20 +496,21 @@ class ToolHost:
         then each run of consecutive approved read-only calls executes concurrently. Results
         come back in the order of ``calls``.
         """
-        return run_many(self, calls, ask=ask, pool=self._pool())
+        return run_many(self, calls, ask=ask, pool=self._pool(), skill=skill)
 
     async def acall_many(
         self,
         calls: Sequence[tuple[str, Mapping[str, Any] | None]],
         *,
         ask: AskCallback | None = None,
+        skill: str | None = None,
     ) -> list[ToolResult]:
         """:meth:`call_many`, awaitable."""
         # Not on our own pool: call_many submits its batches there, and waiting on the pool
         # from inside the pool could starve it.
         import asyncio
 
-        return await asyncio.to_thread(self.call_many, calls, ask=ask)
+        return await asyncio.to_thread(self.call_many, calls, ask=ask, skill=skill)
 
     def _pool(self) -> concurrent.futures.ThreadPoolExecutor:
         if self._executor is None:

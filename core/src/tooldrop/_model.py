@@ -31,6 +31,7 @@ __all__ = [
     "ToolDir",
     "ToolResult",
     "ToolSpec",
+    "Visibility",
 ]
 
 #: Where a tool came from: the project's tools dir, the personal config dir, or a pip plugin.
@@ -39,6 +40,8 @@ Scope = Literal["project", "personal", "plugin"]
 Approval = Literal["never", "always", "destructive"]
 #: The host's approval mode. ``architect`` behaves as ``auto-accept``.
 Mode = Literal["normal", "auto-accept", "architect", "yolo", "plan", "headless"]
+#: Who is offered a skill bundle's tools: only the bundle's own agent, or every agent.
+Visibility = Literal["scoped", "global"]
 #: How bad a :class:`Problem` is. Only ``error`` keeps a tool from loading.
 Severity = Literal["error", "warning", "info"]
 #: Whether shell tools run confined: never, when a sandbox works, or always (else refused).
@@ -90,10 +93,17 @@ class Origin:
     #: A hex digest of what defines the tool (the file's bytes for file tools). Editing the
     #: definition changes it, which voids remembered grants and project trust.
     content_hash: str = ""
+    #: The skill bundle the tool belongs to (its ``skill.yaml`` name), or ``None``.
+    skill: str | None = None
+    #: A bundle tool's visibility: ``scoped`` (only its bundle's agent is offered it) or
+    #: ``global``; ``None`` for tools outside bundles.
+    visibility: Visibility | None = None
 
     def describe(self) -> str:
-        """``markdown (project)``: the short form used in listings."""
-        return f"{self.source} ({self.scope})"
+        """``markdown (project)``, ``markdown (project, skill k8s, scoped)``: for listings."""
+        if self.skill is None:
+            return f"{self.source} ({self.scope})"
+        return f"{self.source} ({self.scope}, skill {self.skill}, {self.visibility})"
 
 
 @frozen(kw_only=True)

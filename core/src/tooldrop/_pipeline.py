@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import evolve
 
 from ._cancel import CancelToken
-from ._errors import RenderError
+from ._errors import RenderError, UnknownSkillError
 from ._invariants import enforce
 from ._model import Decision, ToolCall, ToolResult, ToolSpec
 from ._output import truncate
@@ -45,8 +45,9 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _unknown(host: ToolHost, name: str) -> ToolResult:
-    names = [spec.name for spec in host.tools()]
+def _unknown(host: ToolHost, name: str, skill: str | None) -> ToolResult:
+    # Only the names this context may call: a scoped tool's name is not told to others.
+    names = [spec.name for spec in host.tools(skill)]
     shown = ", ".join(names[:_SHOWN_NAMES]) + (", ..." if len(names) > _SHOWN_NAMES else "")
     return ToolResult.error(f'Unknown tool "{name}". Available tools: {shown or "none"}')
 
@@ -117,11 +118,21 @@ def pend(
     *,
     cancel: CancelToken | None = None,
     started: float | None = None,
+    skill: str | None = None,
 ) -> PendingCall:
-    """Validate, apply defaults, render and ask the policy; run nothing, ask no one."""
+    """Validate, apply defaults, render and ask the policy; run nothing, ask no one.
+
+    ``skill`` is the agent context making the call (``None``: the main agent); a tool outside
+    it is an unknown tool.
+    """
     started = time.monotonic() if started is None else started
     cancel = cancel or CancelToken()
-    spec = host.get(name)
+    try:
+        spec = host.lookup(name, skill)
+    except UnknownSkillError as exc:
+        spec, unknown_skill = None, str(exc)
+    else:
+        unknown_skill = ""
 
     def refused(result: ToolResult, seen: ToolCall | None) -> PendingCall:
         text, cut = truncate(result.text, host.output_limit)
@@ -131,7 +142,9 @@ def pend(
         )
 
     if spec is None:
-        return refused(_unknown(host, name), None)
+        if unknown_skill:
+            return refused(ToolResult.error(unknown_skill), None)
+        return refused(_unknown(host, name, skill), None)
     call = ToolCall(spec=spec, args={}, mode=host.mode, cancel=cancel)
     if not host.is_available(spec):
         unavailable = f'Tool "{name}" is not available in {host.mode} mode'
@@ -181,6 +194,7 @@ def prepare(
     *,
     ask: AskCallback | None = None,
     cancel: CancelToken | None = None,
+    skill: str | None = None,
 ) -> tuple[PendingCall, Decision | None]:
     """A pending call and, when it needs a person, their answer (arguments edited at the
     prompt are validated, rendered and judged again)."""
@@ -188,7 +202,7 @@ def prepare(
     cancel = cancel or CancelToken()
     current: Any = args
     for _ in range(MAX_EDITS + 1):
-        pending = pend(host, name, current, cancel=cancel, started=started)
+        pending = pend(host, name, current, cancel=cancel, started=started, skill=skill)
         if pending.call is None or not pending.needs_approval:
             return pending, None
         decision = _ask(host, pending.call, ask, pending.reason)
@@ -217,9 +231,10 @@ def call(
     *,
     ask: AskCallback | None = None,
     cancel: CancelToken | None = None,
+    skill: str | None = None,
 ) -> ToolResult:
     """Prepare, ask when needed, run: ``host.call``."""
-    pending, decision = prepare(host, name, args, ask=ask, cancel=cancel)
+    pending, decision = prepare(host, name, args, ask=ask, cancel=cancel, skill=skill)
     return pending._settle(decision)
 
 
@@ -229,9 +244,10 @@ def run_many(
     *,
     ask: AskCallback | None,
     pool: concurrent.futures.Executor,
+    skill: str | None = None,
 ) -> list[ToolResult]:
     """Prepare every call in order, then run each stretch of read-only calls concurrently."""
-    prepared = [prepare(host, name, args, ask=ask) for name, args in calls]
+    prepared = [prepare(host, name, args, ask=ask, skill=skill) for name, args in calls]
     results: list[ToolResult | None] = [None] * len(prepared)
     batch: list[int] = []
 

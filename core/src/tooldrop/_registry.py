@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from attrs import evolve
 
 from ._model import SCOPES, Problem, ToolSpec
+
+if TYPE_CHECKING:
+    from ._skills import Skill
 
 __all__ = ["Registry"]
 
@@ -40,6 +44,8 @@ class Registry:
         self.prefixes = dict(prefixes or {})
         self._tools: dict[str, ToolSpec] = {}
         self.problems: list[Problem] = []
+        #: The skill bundles that loaded, by name (the winner of each name).
+        self.skills: dict[str, Skill] = {}
 
     def exposed_name(self, spec: ToolSpec) -> str:
         return self.prefixes.get(spec.origin.source, "") + spec.name

@@ -1,28 +1,36 @@
 """Project trust (DESIGN §7.3): a cloned repository's tools do not run unasked.
 
 Trust is recorded per project (its real path) together with a digest of what the project
-provides: every project-scope tool's name, file and content hash, and the project's
-``config.yaml`` (its ``alwaysAllow`` auto-approves). Any change to those (an edited tool, a new
-one, a file that starts loading after a fix) voids the trust until the person trusts again.
+provides: every project-scope tool's name, file and content hash, every file of the project's
+skill bundles, and the project's ``config.yaml`` (its ``alwaysAllow`` auto-approves). Any
+change to those (an edited tool, a new one, a file that starts loading after a fix, an edited
+``skill.yaml``) voids the trust until the person trusts again.
 """
 
 from __future__ import annotations
 
 import datetime
 import hashlib
+import os
 import threading
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from ._files import MAX_CONFIG_BYTES, read_regular_file
+from ._files import MAX_CONFIG_BYTES, MAX_STATE_BYTES, read_regular_file
 from ._grants import read_json, write_json_atomic
 from ._model import ToolSpec
 
 __all__ = ["TrustStore", "project_digest"]
 
 
-def project_digest(specs: Iterable[ToolSpec], config: Path) -> str:
-    """A digest of everything the project contributes that could run or be auto-approved."""
+def project_digest(specs: Iterable[ToolSpec], config: Path, skills: Path | None = None) -> str:
+    """A digest of everything the project contributes that could run or be auto-approved.
+
+    ``skills`` is the project's skill bundles dir: every file in it counts (a ``skill.yaml``
+    decides which agent sees a tool, an agent file its allow-list, and a tool may run a
+    script shipped beside it).
+    """
     digest = hashlib.sha256()
     entries = sorted(
         (spec.name, str(spec.origin.path or ""), spec.origin.content_hash)
@@ -40,7 +48,24 @@ def project_digest(specs: Iterable[ToolSpec], config: Path) -> str:
         digest.update(b"config\0none")
     except OSError as exc:
         digest.update(b"config\0unreadable\0" + str(exc.strerror).encode())
+    if skills is not None:
+        _tree_digest(digest, skills)
     return digest.hexdigest()
+
+
+def _tree_digest(digest: Any, root: Path) -> None:
+    """Every file under ``root`` (relative path and bytes), in a stable order; directory
+    symlinks are not followed (a loop must not hang the check)."""
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            path = Path(folder, name)
+            relative = str(path.relative_to(root)).encode("utf-8", "surrogateescape")
+            try:  # bounded and non-blocking, as every file tooldrop reads (a FIFO: refused)
+                content = hashlib.sha256(read_regular_file(path, MAX_STATE_BYTES)).digest()
+            except OSError as exc:
+                content = b"unreadable\0" + str(exc.strerror).encode()
+            digest.update(b"skills\0" + relative + b"\0" + content)
 
 
 class TrustStore:

@@ -11,7 +11,7 @@ import click
 
 from .._host import ToolHost
 from .._model import Decision, ToolCall, ToolSpec
-from ._context import CliContext, pass_cli
+from ._context import CliContext, pass_cli, skill_option
 from ._format import allowed, shown_path
 
 __all__ = ["call_command", "describe_call", "parse_call_args", "prompt_for_approval"]
@@ -182,17 +182,24 @@ def _print_result(text: str) -> None:
 @click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--args", "args_json", metavar="JSON", help="Arguments as a JSON object.")
 @click.option("--yes", "-y", is_flag=True, help="Answer yes to every approval prompt.")
+@skill_option("Call as skill bundle NAME's agent (its scoped tools are callable only so).")
 @pass_cli
 def call_command(
-    ctx: CliContext, name: str, pairs: tuple[str, ...], args_json: str | None, yes: bool
+    ctx: CliContext,
+    name: str,
+    pairs: tuple[str, ...],
+    args_json: str | None,
+    yes: bool,
+    skill: str | None,
 ) -> None:
     """Call tool NAME and print exactly the text the model would see.
 
     KEY=VALUE pairs override --args. Exit status: 0 ok, 1 error result, 2 denied.
     """
     host = ctx.host
+    ctx.selected_skill(skill)
     try:
-        args = parse_call_args(host.get(name), args_json, pairs)
+        args = parse_call_args(host.lookup(name, skill), args_json, pairs)
     except CallArgsError as exc:
         click.echo(f"tooldrop: {exc}", err=True)
         sys.exit(EXIT_ERROR)
@@ -205,7 +212,7 @@ def call_command(
             click.echo("tooldrop: no terminal to ask for approval on; pass --yes", err=True)
         return decision
 
-    result = host.call(name, args, ask=ask)
+    result = host.call(name, args, ask=ask, skill=skill)
     _print_result(result.text)
     if result.denied:
         sys.exit(EXIT_DENIED)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -9,9 +11,10 @@ import click
 
 from .._host import ToolHost, config_dir_for
 from .._plugins import PluginSet
+from .._skills import Skill
 from ._config import load_settings
 
-__all__ = ["CliContext", "pass_cli"]
+__all__ = ["CliContext", "pass_cli", "skill_option"]
 
 
 class CliContext:
@@ -56,9 +59,25 @@ class CliContext:
                 self._host.always_allow |= settings.project_always_allow
         return self._host
 
+    def selected_skill(self, name: str | None) -> Skill | None:
+        """The bundle ``--skill NAME`` names (``None`` without the option), or exit 1."""
+        if name is None:
+            return None
+        found = self.host.skill(name)
+        if found is None:
+            names = ", ".join(s.name for s in self.host.skills()) or "none"
+            click.echo(f'tooldrop: no skill bundle named "{name}" (skills: {names})', err=True)
+            sys.exit(1)
+        return found
+
     def close(self) -> None:
         if self._host is not None:
             self._host.close()
 
 
 pass_cli = click.make_pass_decorator(CliContext)
+
+
+def skill_option(help_text: str) -> Callable[[Any], Any]:
+    """``--skill NAME``: act as skill bundle NAME's agent instead of the main agent."""
+    return click.option("--skill", "skill", metavar="NAME", default=None, help=help_text)

@@ -11,11 +11,20 @@ import click
 
 from .._model import Problem, ToolSpec
 from .._plugins import PluginInfo
+from .._skills import Skill
 
 if TYPE_CHECKING:
     from .._host import ToolHost
 
-__all__ = ["allowed", "echo_json", "plugin_json", "problem_json", "shown_path", "tool_json"]
+__all__ = [
+    "allowed",
+    "echo_json",
+    "plugin_json",
+    "problem_json",
+    "shown_path",
+    "skill_json",
+    "tool_json",
+]
 
 
 def shown_path(path: Path | None) -> str:
@@ -82,7 +91,32 @@ def tool_json(spec: ToolSpec, *, available: bool) -> dict[str, Any]:
         "writable": list(spec.writable),
         "runner": spec.runner,
         "available": available,
+        "skill": origin.skill,
+        "visibility": origin.visibility,
         "input_schema": spec.input_schema,
+    }
+
+
+def skill_json(skill: Skill) -> dict[str, Any]:
+    agent = skill.agent
+    return {
+        "name": skill.name,
+        "description": skill.description,
+        "scope": skill.scope,
+        "path": str(skill.path),
+        "visibility": skill.visibility,
+        "version": skill.version,
+        "agent": None
+        if agent is None
+        else {
+            "name": agent.name,
+            "description": agent.description,
+            "path": str(agent.path),
+            "tools": list(agent.tools),
+            "disallowed_tools": list(agent.disallowed_tools),
+        },
+        "commands": list(skill.commands),
+        "tools": list(skill.tool_names),
     }
 
 

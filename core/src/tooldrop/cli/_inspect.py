@@ -10,7 +10,8 @@ import click
 
 from .._discover import load_paths
 from .._model import SCOPES, Problem, ToolSpec
-from ._context import CliContext, pass_cli
+from .._skills import in_context
+from ._context import CliContext, pass_cli, skill_option
 from ._format import (
     allowed,
     echo_json,
@@ -19,6 +20,7 @@ from ._format import (
     problem_json,
     problem_line,
     shown_path,
+    skill_json,
     terminal_width,
     tool_json,
 )
@@ -28,6 +30,8 @@ __all__ = ["check_command", "list_command", "plugins_command", "show_command"]
 
 def _policy(spec: ToolSpec) -> str:
     parts: list[str] = [spec.approval]
+    if spec.origin.visibility == "scoped":
+        parts.insert(0, "scoped")
     if spec.read_only:
         parts.append("read-only")
     if spec.requires_approval:
@@ -45,38 +49,56 @@ def _echo_problems(problems: list[Problem]) -> None:
         click.echo(f"  {problem_line(problem)}")
 
 
+def _group(spec: ToolSpec) -> tuple[int, str, str]:
+    origin = spec.origin
+    rank = _RANK[origin.scope]
+    if origin.skill is not None:
+        return rank, f"skill {origin.skill}", origin.scope
+    return rank, origin.source, origin.scope
+
+
+_RANK: dict[str, int] = {scope: i for i, scope in enumerate(SCOPES)}
+
+
 @click.command("list")
 @click.option("--json", "as_json", is_flag=True, help='Print {"tools": [...], "problems": [...]}.')
+@skill_option("List what skill bundle NAME's agent is offered instead of the main agent.")
 @pass_cli
-def list_command(ctx: CliContext, as_json: bool) -> None:
-    """List tools grouped by source and scope, with load problems under them."""
+def list_command(ctx: CliContext, as_json: bool, skill: str | None) -> None:
+    """List tools grouped by source, scope and skill bundle, with load problems under them.
+
+    Tools of a skill bundle are grouped under it; scoped ones (offered only to the bundle's
+    agent) are marked. With --skill NAME, only the tools that bundle's agent is offered.
+    """
     host = ctx.host
+    selected = ctx.selected_skill(skill)
     specs = host.all_tools()
+    if selected is not None:
+        specs = [s for s in specs if in_context(s, selected)]
     available = {spec.name: host.is_available(spec) for spec in specs}
     problems = _all_problems(ctx)
     if as_json:
         echo_json(
             {
                 "tools": [tool_json(s, available=available[s.name]) for s in specs],
+                "skills": [skill_json(s) for s in host.skills()],
                 "problems": [problem_json(p) for p in problems],
             }
         )
         return
     shown = [s for s in specs if available[s.name]]
     hidden = [s.name for s in specs if not available[s.name]]
-    click.echo(f"Tools ({len(shown)}) · {host.mode} mode")
-    groups: dict[tuple[str, str], list[ToolSpec]] = defaultdict(list)
+    title = f"Tools ({len(shown)}) · {host.mode} mode"
+    if selected is not None:
+        agent = selected.agent
+        title += f" · as skill {selected.name}'s agent" + (f" {agent.name}" if agent else "")
+    click.echo(title)
+    groups: dict[tuple[int, str, str], list[ToolSpec]] = defaultdict(list)
     for spec in shown:
-        groups[(spec.origin.source, spec.origin.scope)].append(spec)
-    rank: dict[str, int] = {scope: i for i, scope in enumerate(SCOPES)}
+        groups[_group(spec)].append(spec)
     width = terminal_width()
-    for (source, scope), members in sorted(groups.items(), key=lambda g: (rank[g[0][1]], g[0][0])):
-        folders = {shown_path(s.origin.path.parent) for s in members if s.origin.path is not None}
-        where = f"  {', '.join(sorted(folders))}" if folders else ""
-        trust = ""
-        if scope == "project" and not host.is_trusted():
-            trust = "  (not trusted: every call asks first; see `tooldrop trust`)"
-        click.echo(f"\n{source} · {scope}{where}{trust}")
+    for (_, source, scope), members in sorted(groups.items()):
+        click.echo(f"\n{_header(ctx, source, scope, members)}")
         name_width = max(len(s.name) for s in members)
         policy_width = max(len(_policy(s)) for s in members)
         room = max(width - name_width - policy_width - 6, 20)
@@ -89,6 +111,26 @@ def list_command(ctx: CliContext, as_json: bool) -> None:
         click.echo(f"\nHidden in {host.mode} mode ({len(hidden)}): {', '.join(sorted(hidden))}")
     if problems:
         _echo_problems(problems)
+
+
+def _header(ctx: CliContext, source: str, scope: str, members: list[ToolSpec]) -> str:
+    host = ctx.host
+    skill = host.skill(members[0].origin.skill or "") if members[0].origin.skill else None
+    if skill is not None:
+        where = f"  {shown_path(skill.path)}"
+        if skill.visibility == "global":
+            extra = "  (tools global)"
+        elif skill.agent is not None:
+            extra = f"  (tools scoped to its agent {skill.agent.name})"
+        else:
+            extra = "  (tools scoped, but it has no agent)"
+    else:
+        folders = {shown_path(s.origin.path.parent) for s in members if s.origin.path is not None}
+        where = f"  {', '.join(sorted(folders))}" if folders else ""
+        extra = ""
+    if scope == "project" and not host.is_trusted():
+        extra += "  (not trusted: every call asks first; see `tooldrop trust`)"
+    return f"{source} · {scope}{where}{extra}"
 
 
 @click.command("show")
@@ -114,6 +156,15 @@ def show_command(ctx: CliContext, name: str, as_json: bool) -> None:
     for line in spec.description.strip().splitlines():
         click.echo(f"  {line}")
     click.echo(f"\n  source     {origin.describe()}{'  ' + where if where else ''}")
+    if origin.skill is not None:
+        skill = host.skill(origin.skill)
+        agent = skill.agent.name if skill is not None and skill.agent else None
+        offered = (
+            f"only skill {origin.skill}'s agent" + (f" {agent}" if agent else " (it has none)")
+            if origin.visibility == "scoped"
+            else "every agent"
+        )
+        click.echo(f"  skill      {origin.skill} ({origin.visibility}: offered to {offered})")
     click.echo(f"  policy     {_policy(spec)} · timeout {spec.timeout_ms} ms")
     state = "yes" if available else "no, hidden"
     click.echo(f"  available  {state} in {host.mode} mode")

@@ -70,10 +70,17 @@ class ToolServer:
         client that can be asked, ``headless`` otherwise.
     :param mode: The mode for every client (only with a factory).
     :param poll_interval: Seconds between checks of the tools dirs; ``0`` turns watching off.
+    :param skill: Serve the agent context of this skill bundle (its agent's tools) instead of
+        the main agent's.
     """
 
     def __init__(
-        self, hosts: ToolHost | HostFactory, *, mode: Mode | None = None, poll_interval: float = 1.0
+        self,
+        hosts: ToolHost | HostFactory,
+        *,
+        mode: Mode | None = None,
+        poll_interval: float = 1.0,
+        skill: str | None = None,
     ) -> None:
         self._owns_hosts = not isinstance(hosts, ToolHost)
         if isinstance(hosts, ToolHost):
@@ -83,6 +90,7 @@ class ToolServer:
         else:
             self._factory, self._mode = hosts, mode
         self.poll_interval = poll_interval
+        self.skill = skill
         self._hosts: dict[Mode, ToolHost] = {}
         self._lock = threading.Lock()
         self._sessions: list[ServerSession] = []
@@ -118,6 +126,9 @@ class ToolServer:
                 _log(f"{mode} mode, project {host.project_dir}")
             return host
 
+    def _export(self, host: ToolHost) -> Any:
+        return host.export("mcp", skill=self.skill)
+
     def _report(self, problems: list[Problem]) -> None:
         for problem in problems:
             line = problem.format()
@@ -135,7 +146,7 @@ class ToolServer:
     ) -> types.ListToolsResult:
         mode, _ = self._mode_for(ctx)
         host = self._host(mode)
-        exported = await anyio.to_thread.run_sync(host.export, "mcp")
+        exported = await anyio.to_thread.run_sync(self._export, host)
         self._report([*host.problems(), *exported.problems])
         return types.ListToolsResult(tools=[types.Tool.model_validate(d) for d in exported])
 
@@ -150,7 +161,9 @@ class ToolServer:
             ask = elicitation_ask(ctx.session, ctx.request_id)
         try:
             host = self._host(mode)
-            result = await host.acall(params.name, params.arguments or {}, ask=ask)
+            result = await host.acall(
+                params.name, params.arguments or {}, ask=ask, skill=self.skill
+            )
         except Exception as exc:  # noqa: BLE001 - a host bug is an error result, never a dead server.
             failure = f"{type(exc).__name__}: {exc}"
             text, is_error = f'Tool "{params.name}" failed in the server: {failure}', True
@@ -190,9 +203,9 @@ class ToolServer:
         """Re-scan every host; whether any tool listing changed."""
         changed = False
         for host in list(self._hosts.values()):
-            before = host.export("mcp")
+            before = self._export(host)
             host.reload()
-            after = host.export("mcp")
+            after = self._export(host)
             changed = changed or list(before) != list(after)
         return changed
 

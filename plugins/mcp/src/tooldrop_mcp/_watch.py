@@ -19,8 +19,18 @@ Signature = tuple[tuple[str, tuple[tuple[str, int, int, int], ...] | None], ...]
 
 
 def watched_dirs(host: ToolHost) -> list[Path]:
-    """The directories the host scans: personal, project, and those plugins add."""
+    """The directories the host scans: personal, project, those plugins add, and the skill
+    bundles' roots, folders, ``tools/`` and ``agents/``."""
     dirs = [host.personal_tools_dir, host.project_tools_dir]
+    for root in (host.personal_skills_dir, host.project_skills_dir):
+        dirs.append(root)
+        try:
+            with os.scandir(root) as it:
+                bundles = sorted(Path(entry.path) for entry in it if entry.is_dir())
+        except OSError:
+            continue
+        for bundle in bundles:
+            dirs.extend((bundle, bundle / "tools", bundle / "agents"))
     try:
         for extra in host.hook.tooldrop_tool_dirs(host=host):
             dirs.extend(d.path for d in extra or () if isinstance(d, ToolDir))

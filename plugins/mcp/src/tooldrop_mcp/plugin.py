@@ -44,8 +44,17 @@ def tooldrop_register_commands(cli: click.Group) -> None:
         show_default=True,
         help="Seconds between checks of the tools dirs for added or changed tools; 0: never.",
     )
+    @click.option(
+        "--skill",
+        metavar="NAME",
+        default=None,
+        help="Serve what skill bundle NAME's agent is offered (its scoped tools included), "
+        "not the main agent's tools: for a subagent running as its own MCP client.",
+    )
     @click.pass_context
-    def serve(ctx: click.Context, mode: str | None, poll_interval: float) -> None:
+    def serve(
+        ctx: click.Context, mode: str | None, poll_interval: float, skill: str | None
+    ) -> None:
         """Serve every available tool over MCP on stdio.
 
         Register it with an MCP client as the command `tooldrop --project DIR serve`.
@@ -59,6 +68,8 @@ def tooldrop_register_commands(cli: click.Group) -> None:
         if cli_ctx is None:  # pragma: no cover - serve always runs under the tooldrop group
             raise click.UsageError("serve must run as `tooldrop serve`")
         contexts: list[CliContext] = []
+        if skill is not None:
+            cli_ctx.selected_skill(skill)  # an unknown bundle: exit 1 now, not serve nothing
 
         def host_for(host_mode: Mode) -> ToolHost:
             context = CliContext(
@@ -74,7 +85,9 @@ def tooldrop_register_commands(cli: click.Group) -> None:
                 click.echo(f"tooldrop serve: {problem}", err=True)
             return host
 
-        server = ToolServer(host_for, mode=_explicit_mode(ctx, mode), poll_interval=poll_interval)
+        server = ToolServer(
+            host_for, mode=_explicit_mode(ctx, mode), poll_interval=poll_interval, skill=skill
+        )
         try:
             anyio.run(server.run_stdio)
         except KeyboardInterrupt:

@@ -1,9 +1,9 @@
 """The ``python`` plugin: loads personal ``*.py`` tool modules and runs ``python`` tools.
 
-- :func:`tooldrop_load_file` claims ``*.py`` files. Those in the personal tools dir (or a
-  plugin's tools dir) are imported, each on its own; any other ``.py`` (a project's tools
-  dir, a path given to ``tooldrop check``) is reported and never imported, because
-  importing a file runs it.
+- :func:`tooldrop_load_file` claims ``*.py`` files. Those in the personal tools dir, the
+  ``tools/`` of a personal skill bundle, or a plugin's tools dir are imported, each on its
+  own; any other ``.py`` (a project's tools dir or skill bundle, a path given to ``tooldrop
+  check``) is reported and never imported, because importing a file runs it.
 - :func:`tooldrop_execute` runs every tool whose runner is ``python``: these files' tools and
   those pip tool packs register with ``tooldrop_register_tools``.
 - :func:`tooldrop_scaffold` writes ``tooldrop new NAME --python``'s example tool.
@@ -27,7 +27,13 @@ def tooldrop_load_file(path: Path, scope: Scope, host: ToolHost) -> LoadResult |
         return None
     from ._loader import load_file
 
-    return load_file(path, scope, host.personal_tools_dir)
+    personal = host.personal_tools_dir
+    # A personal skill bundle's tools/ is the person's own config too: imported like the
+    # personal tools dir. A project bundle's .py is never imported (scope "project").
+    bundle_tools = path.parent
+    if bundle_tools.name == "tools" and bundle_tools.parent.parent == host.personal_skills_dir:
+        personal = bundle_tools
+    return load_file(path, scope, personal)
 
 
 @hookimpl
