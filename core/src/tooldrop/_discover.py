@@ -13,6 +13,7 @@ from attrs import evolve
 
 from ._cache import DirCache, cache_file, fingerprint, joined_path
 from ._isolated import call_isolated, running_plugin
+from ._manifest import read_manifest
 from ._model import SCOPES, LoadResult, Origin, Problem, Scope, ToolDir, ToolSpec
 from ._registry import Registry
 from ._skills import Bundle, Skill, member_problems, read_agents, read_commands, scan_root
@@ -292,16 +293,32 @@ def load_paths(
 ) -> tuple[Registry, list[Problem]]:
     """Load just these files and directories (``tooldrop check PATH...``), not the usual dirs.
 
-    A path under the project's tools dir loads with scope ``project``, anything else with
-    scope ``personal``.
+    A path under the project's tools or skills dir loads with scope ``project``, anything
+    else with scope ``personal``. A directory holding a ``skill.yaml`` is checked as a skill
+    bundle (manifest, agents, tools); a directory right under a ``skills/`` folder without
+    one is reported as a bundle that lacks its manifest.
     """
     collector = _Collector(host)
-    project_tools = host.project_tools_dir.resolve()
+    project_dirs = (host.project_tools_dir.resolve(), host.project_skills_dir.resolve())
     for raw in paths:
         path = Path(raw).absolute()
         resolved = path.resolve()
-        inside = resolved == project_tools or project_tools in resolved.parents
+        inside = any(d == resolved or d in resolved.parents for d in project_dirs)
         scope: Scope = "project" if inside else "personal"
+        if path.is_dir() and (path / "skill.yaml").exists():
+            manifest, problem = read_manifest(path / "skill.yaml")
+            if problem is not None:
+                collector.problems.append(problem)
+            if manifest is not None:
+                bundle = Bundle(manifest=manifest, path=path, scope=scope)
+                _load_bundle(host, collector, bundle, True, {})
+            continue
+        if path.is_dir() and path.parent.name == "skills":
+            message = (
+                "No skill.yaml found - a bundle must contain a skill.yaml manifest at its root."
+            )
+            collector.problems.append(Problem(path=path, message=message))
+            continue
         if path.is_dir():
             results = [result for _, result in _scan_dir(host, ToolDir(path=path, scope=scope))]
         elif path.is_file():
