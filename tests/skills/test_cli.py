@@ -42,7 +42,8 @@ def test_list_groups_by_bundle_and_marks_scoped_tools(k8s: Tree) -> None:
     done = run(k8s, "list")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "skill k8s · project  .nanocoder/skills/k8s  (tools scoped to its agent k8s-agent)" in out
+    header = "skill k8s · project  .nanocoder/skills/k8s  (tools scoped to its agent k8s-agent)"
+    assert header in out
     assert "skill gh · project  .nanocoder/skills/gh  (tools global)" in out
     assert "markdown · project  .nanocoder/tools" in out
     (pods,) = [line for line in out.splitlines() if line.startswith("  k8s_pods")]

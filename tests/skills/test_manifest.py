@@ -67,7 +67,7 @@ REJECTED = [
     ),
     (
         HEAD + "subscribe:\n  - kind: file.changed\n",
-        'subscribe[0].target is required in skill.yaml - manifest subscriptions must name a '
+        "subscribe[0].target is required in skill.yaml - manifest subscriptions must name a "
         'member as "kind:name"',
         "subscribe[0]",
         4,
@@ -190,7 +190,10 @@ def test_manifest_subscriptions_are_kept(tree: Tree) -> None:
     )
     host = tree.host()
     (skill,) = host.skills()
-    assert [(s.kind, s.target, s.paths, s.event_kinds, s.cron, s.confirm) for s in skill.subscriptions] == [
+    kept = [
+        (s.kind, s.target, s.paths, s.event_kinds, s.cron, s.confirm) for s in skill.subscriptions
+    ]
+    assert kept == [
         ("file.changed", "tool:w_scan", ("src/**",), ("add",), None, False),
         ("schedule.cron", "agent:w-agent", (), (), "0 * * * *", True),
     ]

@@ -29,14 +29,16 @@ def e2(tree: Tree) -> Tree:
 
 
 # tooldrop applies the mode filter to every tool: no plan or headless escape for bundle tools.
+_MAIN = ["flat_always", "flat_ro", "gh_pr_view"]
+_NOTES = [*_MAIN, "note_add"]
 EXPECTED = {
-    "normal": (["flat_always", "flat_ro", "gh_pr_view"], ["flat_always", "flat_ro", "gh_pr_view", "note_add"]),
-    "auto-accept": (["flat_always", "flat_ro", "gh_pr_view"], ["flat_always", "flat_ro", "gh_pr_view", "note_add"]),
-    "architect": (["flat_always", "flat_ro", "gh_pr_view"], ["flat_always", "flat_ro", "gh_pr_view", "note_add"]),
-    "yolo": (["flat_always", "flat_ro", "gh_pr_view"], ["flat_always", "flat_ro", "gh_pr_view", "note_add"]),
+    "normal": (_MAIN, _NOTES),
+    "auto-accept": (_MAIN, _NOTES),
+    "architect": (_MAIN, _NOTES),
+    "yolo": (_MAIN, _NOTES),
     "plan": (["flat_ro"], ["flat_ro"]),
     "headless": (["flat_ro"], ["flat_ro"]),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -205,10 +207,22 @@ def test_personal_bundle_edits_do_not_touch_project_trust(tree: Tree) -> None:
     assert tree.host().is_trusted()
 
 
-def test_an_untrusted_project_bundle_tool_asks_and_a_grant_covers_it(tree: Tree) -> None:
+def test_an_untrusted_project_bundle_tool_asks_every_time(tree: Tree) -> None:
     tree.bundle(
         "k8s", "name: k8s\ndescription: d\n", agents={"a.md": a("k8s-agent")},
         tools={"p.md": t("k8s_pods")},
+    )  # fmt: skip
+    host = tree.host(mode="yolo")
+    result = host.call("k8s_pods", {}, skill="k8s")
+    assert result.denied
+    assert "not trusted" in result.text
+    assert host.call("k8s_pods", {}, skill="k8s", ask=lambda call: True).text == "EXIT_CODE: 0\nok"
+
+
+def test_a_remembered_grant_covers_a_personal_bundle_tool_in_its_context_only(tree: Tree) -> None:
+    tree.bundle(
+        "k8s", "name: k8s\ndescription: d\n", personal=True, agents={"a.md": a("k8s-agent")},
+        tools={"p.md": t("k8s_pods", "always")},
     )  # fmt: skip
     host = tree.host()
     asked: list[str] = []
@@ -222,4 +236,4 @@ def test_an_untrusted_project_bundle_tool_asks_and_a_grant_covers_it(tree: Tree)
     assert host.call("k8s_pods", {}, skill="k8s", ask=ask).text == "EXIT_CODE: 0\nok"
     assert host.call("k8s_pods", {}, skill="k8s").text == "EXIT_CODE: 0\nok"  # the grant
     assert asked == ["k8s_pods"]
-    assert host.call("k8s_pods", {}).is_error  # the grant does not widen the context
+    assert host.call("k8s_pods", {}).text.startswith("Unknown tool")  # no wider context

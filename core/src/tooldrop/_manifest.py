@@ -44,26 +44,39 @@ _MEMBER_KINDS = ("commands", "agents", "tools")
 class Subscription:
     """An event trigger a bundle declares. tooldrop runs no triggers; it only checks them."""
 
+    #: ``file.changed`` or ``schedule.cron``.
     kind: str
+    #: The member it triggers: ``tool:<name>``, ``agent:<name>`` or ``command:<name>``.
     target: str
+    #: ``file.changed``: globs of the files watched.
     paths: tuple[str, ...] = ()
+    #: ``file.changed``: which of ``add``, ``change``, ``unlink`` count (``eventKinds``).
     event_kinds: tuple[str, ...] = ()
+    #: ``schedule.cron``: the cron expression.
     cron: str | None = None
+    #: Ask before the triggered run (Nanocoder runs it in plan mode).
     confirm: bool = False
 
 
 @frozen(kw_only=True)
 class Manifest:
-    """A valid ``skill.yaml``."""
+    """A skill bundle's ``skill.yaml``, checked field by field (an invalid one drops the bundle)."""
 
+    #: The skill's name, kebab-case (``^[a-z][a-z0-9-]*$``).
     name: str
+    #: What the skill is for, trimmed.
     description: str
+    #: A version string (``version: 1.0`` is a number, and refused, as in Nanocoder).
     version: str | None = None
+    #: Who wrote it.
     author: str | None = None
+    #: Free-form tags.
     tags: tuple[str, ...] = ()
     #: ``include`` as declared; like Nanocoder 1.30, nothing reads it.
     include: Mapping[str, tuple[str, ...]] = field(factory=dict)
+    #: Event triggers (``subscribe``), checked and kept; tooldrop runs none.
     subscribe: tuple[Subscription, ...] = ()
+    #: ``tools_visibility``: ``scoped`` unless the manifest says ``global``.
     visibility: Visibility = DEFAULT_VISIBILITY
 
 

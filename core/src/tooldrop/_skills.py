@@ -36,8 +36,11 @@ MAX_AGENT_BYTES = 1024 * 1024
 class Agent:
     """A bundle's subagent, from ``agents/<file>.md``: what a host needs to build it."""
 
+    #: The frontmatter's ``name``.
     name: str
+    #: The frontmatter's ``description``: when a host should hand work to this agent.
     description: str
+    #: The agent file.
     path: Path
     #: The ``tools:`` allow-list; empty means no filter (as in Nanocoder, ``tools: []`` too).
     tools: tuple[str, ...] = ()
@@ -51,14 +54,19 @@ class Agent:
 class Skill:
     """A loaded skill bundle, read-only. Its tools are those whose ``origin.skill`` is its name."""
 
+    #: The manifest's ``name`` (not the directory's).
     name: str
+    #: The manifest's ``description``, trimmed.
     description: str
     #: ``personal`` or ``project``: the layer the bundle is in.
     scope: Scope
     #: The bundle's directory (its name need not be the skill's name).
     path: Path
+    #: ``scoped`` (the default: only the bundle's agent is offered its tools) or ``global``.
     visibility: Visibility
+    #: The whole ``skill.yaml``, checked.
     manifest: Manifest = field(repr=False)
+    #: The bundle's agent (the first ``agents/*.md`` that loads), or ``None``.
     agent: Agent | None = None
     #: Command names, ``<skill>:<file>`` (``<skill>`` for ``commands/<skill>.md``).
     commands: tuple[str, ...] = ()
