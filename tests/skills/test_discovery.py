@@ -240,3 +240,35 @@ def test_an_unreadable_root_is_one_problem(tree: Tree, app: str) -> None:
     host: ToolHost = tree.host()
     assert host.skills() == []
     assert host.problems() == []
+
+
+def test_fifos_in_bundles_never_hang_discovery_or_trust(tree: Tree) -> None:
+    import os
+
+    fifo = tree.bundle("fifo", None)
+    os.mkfifo(fifo / "skill.yaml")
+    ok = tree.bundle(
+        "ok", "name: ok\ndescription: d\n", agents={"a.md": a("ok-agent")},
+        tools={"t.md": t("ok_tool")},
+    )  # fmt: skip
+    os.mkfifo(ok / "agents" / "b.md")
+    os.mkfifo(ok / "pipe")
+    host = tree.host()
+    assert [s.name for s in host.skills()] == ["ok"]
+    (refused,) = [p for p in host.problems() if p.path == fifo / "skill.yaml"]
+    assert refused.message.startswith("skill.yaml is refused")
+    assert host.trust()  # digests every file of the project's bundles; the FIFO is not read
+    assert host.is_trusted()
+
+
+def test_e10_a_personal_bundle_tool_runs_in_the_project_root(tree: Tree) -> None:
+    where = tree.bundle(
+        "where", "name: where\ndescription: d\ntools_visibility: global\n", personal=True,
+        tools={"p.md": t("where_pwd", body="pwd"),
+               "r.md": t("where_rel", body="pwd", extra="cwd: ./sub\n")},
+    )  # fmt: skip
+    (where / "tools" / "sub").mkdir()
+    (tree.P / "sub").mkdir()
+    host = tree.host()
+    assert host.call("where_pwd").text == f"EXIT_CODE: 0\n{tree.P.resolve()}"
+    assert host.call("where_rel").text == f"EXIT_CODE: 0\n{tree.P.resolve()}/sub"

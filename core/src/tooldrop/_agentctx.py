@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from ._export import ExportedTools, ExportFormat
     from ._host import ToolHost
     from ._model import ToolResult, ToolSpec
+    from ._pending import PendingCall
     from ._pipeline import AskCallback
     from ._skills import Skill
 
@@ -51,6 +52,26 @@ class AgentContext:
     def render(self, name: str, args: Mapping[str, Any] | None = None) -> str:
         """The exact script a call would run (see :meth:`ToolHost.render`)."""
         return self.host.render(name, args, skill=self.skill_name)
+
+    def prepare(
+        self,
+        name: str,
+        args: Mapping[str, Any] | None = None,
+        *,
+        cancel: CancelToken | None = None,
+    ) -> PendingCall:
+        """A call by this agent, validated and judged, not run (see :meth:`ToolHost.prepare`)."""
+        return self.host.prepare(name, args, cancel=cancel, skill=self.skill_name)
+
+    async def aprepare(
+        self,
+        name: str,
+        args: Mapping[str, Any] | None = None,
+        *,
+        cancel: CancelToken | None = None,
+    ) -> PendingCall:
+        """:meth:`prepare`, awaitable."""
+        return await self.host.aprepare(name, args, cancel=cancel, skill=self.skill_name)
 
     def call(
         self,

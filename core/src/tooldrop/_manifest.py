@@ -15,6 +15,7 @@ from typing import Any
 
 from attrs import field, frozen
 
+from ._files import FileRefused, read_regular_file
 from ._model import Problem, Visibility
 from ._yaml12 import YamlError, line_of, load
 
@@ -256,11 +257,10 @@ def read_manifest(path: Path) -> tuple[Manifest | None, Problem | None]:
     """The manifest at ``path``, or ``None`` and the problem that drops the bundle."""
     not_mapping = "skill.yaml is not a valid YAML mapping"
     try:
-        data = path.read_bytes()
-        if len(data) > MAX_MANIFEST_BYTES:
-            limit = MAX_MANIFEST_BYTES // 1024
-            return None, Problem(path=path, message=f"skill.yaml is larger than {limit} KiB")
-        text = data.decode("utf-8")
+        # Bounded and non-blocking, as every file tooldrop reads: a FIFO is refused.
+        text = read_regular_file(path, MAX_MANIFEST_BYTES).decode("utf-8")
+    except FileRefused as exc:
+        return None, Problem(path=path, message=f"skill.yaml is refused: {exc.strerror}")
     except OSError as exc:
         return None, Problem(path=path, message=f"cannot read skill.yaml: {exc.strerror or exc}")
     except UnicodeDecodeError:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from attrs import field, frozen
 
+from ._files import read_regular_file
 from ._manifest import (
     PLACEHOLDER_DESCRIPTION,
     Manifest,
@@ -173,12 +174,10 @@ class _AgentError(Exception):
 
 def read_agent(path: Path) -> Agent:
     """One agent file; raises :class:`_AgentError` saying why it is not one."""
-    try:
-        data = path.read_bytes()
+    try:  # bounded and non-blocking: a FIFO is refused
+        data = read_regular_file(path, MAX_AGENT_BYTES)
     except OSError as exc:
         raise _AgentError(f"cannot read the file: {exc.strerror or exc}", line=None) from None
-    if len(data) > MAX_AGENT_BYTES:
-        raise _AgentError(f"the file is larger than {MAX_AGENT_BYTES // 1024} KiB", line=None)
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
