@@ -1,19 +1,26 @@
-"""The fast argument check agrees with jsonschema on every schema it compiles."""
+"""The fast argument check agrees with the complete validator on every schema it compiles.
+
+Its "yes" is final (tooldrop does not ask jsonschema again), so it must never say yes where the
+complete validator says no; on plain JSON values the two must agree exactly, so the fast path
+is actually taken.
+"""
 
 from __future__ import annotations
+
+from decimal import Decimal
 
 import jsonschema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tooldrop._dialect import new_validator
 from tooldrop._fastcheck import compile_check
-from tooldrop._schema import _get_validator_class
 
 json_scalars = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(-5, 5),
-    st.sampled_from([0.0, 1.0, 2.5, -1.5, 1e20]),
+    st.sampled_from([0.0, 1.0, 2.5, -1.5, 1e20, 10**400, -(10**400)]),
     st.text(alphabet="ab-\n é", max_size=5),
 )
 json_values = st.recursive(
@@ -40,7 +47,9 @@ def value_schemas(draw, depth=0):
             schema[key] = draw(st.integers(0, 4))
     for key in ("minimum", "maximum"):
         if draw(st.booleans()):
-            schema[key] = draw(st.integers(-3, 3) | st.sampled_from([0.5, -2.5]))
+            schema[key] = draw(
+                st.integers(-3, 3) | st.sampled_from([0.5, -2.5, 10**400, -(10**400), 1e308])
+            )
     if depth == 0 and draw(st.booleans()):
         schema["items"] = draw(value_schemas(depth=1))
     if draw(st.booleans()):
@@ -67,8 +76,38 @@ def object_schemas(draw):
 def test_fast_check_agrees_with_jsonschema(schema, args):
     check = compile_check(schema)
     assert check is not None
-    expected = _get_validator_class()(schema).is_valid(args)
+    expected = new_validator(schema).is_valid(args)
     assert check(args) is expected
+
+
+embedded_numbers = st.decimals(allow_nan=False, allow_infinity=False, places=1, max_value=10**6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    object_schemas(),
+    st.dictionaries(st.sampled_from(["a", "b", "c", "z"]), embedded_numbers, max_size=3),
+)
+def test_fast_check_never_says_yes_to_what_jsonschema_refuses(schema, args):
+    """A Decimal from an embedding app (json.loads(parse_float=Decimal)) is a number too."""
+    check = compile_check(schema)
+    assert check is not None
+    if check(args):
+        assert new_validator(schema).is_valid(args)
+
+
+def test_a_decimal_below_the_minimum_is_not_waved_through():
+    check = compile_check({"type": "object", "properties": {"n": {"minimum": 1}}})
+    assert check is not None
+    assert not check({"n": Decimal("0.5")})
+    assert not new_validator({"properties": {"n": {"minimum": 1}}}).is_valid({"n": Decimal("0.5")})
+
+
+def test_a_huge_bound_compiles_and_compares_exactly():
+    check = compile_check({"type": "object", "properties": {"n": {"maximum": 10**400}}})
+    assert check is not None
+    assert check({"n": 1e308})
+    assert not check({"n": 10**400 + 1})
 
 
 @given(json_values)

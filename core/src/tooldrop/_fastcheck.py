@@ -3,20 +3,22 @@
 ``jsonschema`` builds error objects and walks its keyword table for every call, which costs
 tens of microseconds on the call path. Most tool schemas (every markdown tool's) use a handful
 of keywords, so we compile those into a plain predicate that only answers "valid?". When it says
-no, or a schema uses anything else, the call takes the ``jsonschema`` path, which produces the
-messages; so a bug here could only ever accept what jsonschema would accept as well if the
-predicate agrees with it, which a property test checks against jsonschema itself.
+no, or a schema uses anything else, the call takes the ``jsonschema`` path, which decides and
+explains. Its "yes" is final, so it must never say yes where jsonschema says no: a property test
+(tests/core/test_fastcheck.py) compares the two on generated schemas and values. Anything it is
+unsure of (a Decimal, an unusual pattern) it answers "no", which only means "ask jsonschema".
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 import operator
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from ._pattern import compile_pattern
+from ._pattern import PatternError, compile_pattern
 
 __all__ = ["Check", "compile_check"]
 
@@ -65,7 +67,10 @@ def _length_ok(value: Any, *, holds: Callable[[Any, Any], bool], bound: int) -> 
 
 
 def _number_ok(value: Any, *, holds: Callable[[Any, Any], bool], bound: float) -> bool:
-    return not _is_number(value) or holds(value, bound)
+    if _is_number(value):
+        return holds(value, bound)
+    # A Decimal or Fraction from an embedding app is a number to jsonschema: let it decide.
+    return isinstance(value, bool) or not isinstance(value, numbers.Number)
 
 
 def _value_check(schema: object) -> Check | None:
@@ -88,7 +93,10 @@ def _value_check(schema: object) -> Check | None:
     if "pattern" in schema:
         if not isinstance(schema["pattern"], str):
             return None
-        regex = compile_pattern(schema["pattern"])
+        try:
+            regex = compile_pattern(schema["pattern"])
+        except PatternError:
+            return None  # the slow path says what is wrong with it
         checks.append(lambda v: not isinstance(v, str) or regex.search(v) is not None)
     for key, holds in (("minLength", operator.ge), ("maxLength", operator.le)):
         if key in schema:
@@ -99,7 +107,8 @@ def _value_check(schema: object) -> Check | None:
     for key, holds in (("minimum", operator.ge), ("maximum", operator.le)):
         if key in schema:
             limit = schema[key]
-            if not _is_number(limit) or not math.isfinite(limit):
+            # isfinite() would raise OverflowError for 10**400: ints are always finite.
+            if not _is_number(limit) or (isinstance(limit, float) and not math.isfinite(limit)):
                 return None
             checks.append(partial(_number_ok, holds=holds, bound=limit))
     if "items" in schema:

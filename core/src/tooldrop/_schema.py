@@ -9,11 +9,12 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ._convert import json_type_name
+from ._dialect import bad_number, find_additional, new_validator
 from ._fastcheck import Check, compile_check
-from ._pattern import compile_pattern
+from ._pattern import PatternError
 from .hookspecs import hookimpl
 
 if TYPE_CHECKING:
@@ -29,25 +30,6 @@ _MAX_CACHED = 4096
 _fast_checks: dict[int, tuple[Mapping[str, Any], Check | None]] = {}
 # id(schema) -> (schema, validator), for the slow path that explains what is wrong.
 _validators: dict[int, tuple[Mapping[str, Any], Validator]] = {}
-_validator_class: Any = None
-
-
-def _get_validator_class() -> Any:
-    global _validator_class
-    if _validator_class is None:
-        from jsonschema import validators
-        from jsonschema.exceptions import ValidationError
-
-        def pattern(validator: Any, patrn: str, instance: Any, schema: Any) -> Any:
-            if validator.is_type(instance, "string") and not compile_pattern(patrn).search(
-                instance
-            ):
-                yield ValidationError(f"{instance!r} does not match {patrn!r}")
-
-        base = validators.Draft202012Validator
-        # extend() is unannotated in types-jsonschema.
-        _validator_class = validators.extend(base, {"pattern": pattern})  # type: ignore[no-untyped-call]
-    return _validator_class
 
 
 def _validator_for(schema: Mapping[str, Any]) -> Validator:
@@ -56,7 +38,7 @@ def _validator_for(schema: Mapping[str, Any]) -> Validator:
         return cached[1]
     if len(_validators) >= _MAX_CACHED:
         _validators.clear()
-    validator = cast("Validator", _get_validator_class()(schema))
+    validator = new_validator(schema)
     _validators[id(schema)] = (schema, validator)
     return validator
 
@@ -126,8 +108,12 @@ def _message(error: ValidationError, declared: Mapping[str, Any]) -> list[tuple[
         prefix = f"{where}." if where else ""
         return [(key, f"⚒ Missing required parameter: {prefix}{key}") for key in missing]
     if kind == "additionalProperties" and isinstance(error.instance, Mapping) and not where:
-        extra = [key for key in error.instance if key not in declared]
-        accepted = ", ".join(declared) or "no parameters"
+        # The keys this (sub-)schema does not cover: with allOf or $ref, that is not
+        # necessarily the root's properties.
+        schema = error.schema if isinstance(error.schema, Mapping) else {}
+        extra = list(find_additional(error.instance, schema))
+        own = schema.get("properties", {})
+        accepted = ", ".join(own if isinstance(own, Mapping) else ()) or "no parameters"
         return [
             (key, f"⚒ Unknown parameter: {key} (this tool accepts: {accepted})") for key in extra
         ]
@@ -163,17 +149,9 @@ def _message(error: ValidationError, declared: Mapping[str, Any]) -> list[tuple[
     return [(where.split("[")[0].split(".")[0], text)]
 
 
-def validate_args(spec: ToolSpec, args: object) -> list[str]:
-    """Every problem with ``args`` against ``spec.input_schema``, in parameter order."""
-    if not isinstance(args, Mapping):
-        return [f"⚒ Arguments must be a JSON object, got {json_type_name(args)}"]
-    fast = _fast_check_for(spec.input_schema)
-    if fast is not None and fast(args):
-        return []  # the common case, without building jsonschema's error objects
-    declared = spec.parameters
-    validator = _validator_for(spec.input_schema)
+def _explain(errors: list[ValidationError], declared: Mapping[str, Any]) -> list[str]:
     found: list[tuple[str, str]] = []
-    for error in validator.iter_errors(args):
+    for error in errors:
         found.extend(_message(error, declared))
     order = {key: index for index, key in enumerate(declared)}
     found.sort(key=lambda item: order.get(item[0], len(order)))
@@ -181,7 +159,52 @@ def validate_args(spec: ToolSpec, args: object) -> list[str]:
     for _, message in found:
         if message not in messages:
             messages.append(message)
+    if not messages:
+        # The validator said no; a message we cannot phrase must not turn that into a yes.
+        from jsonschema.exceptions import best_match
+
+        best = best_match(errors)
+        where = _param_path(best) if best is not None else ""
+        detail = best.message if best is not None else "they do not match the tool's schema"
+        messages.append(
+            f'⚒ Parameter "{where}" is invalid: {detail}'
+            if where
+            else f"⚒ Invalid arguments: {detail}"
+        )
     return messages
+
+
+def validate_args(spec: ToolSpec, args: object) -> list[str]:
+    """Every problem with ``args`` against ``spec.input_schema``, in parameter order.
+
+    ``jsonschema``'s complete validator decides (or the fast check, which only ever says yes
+    where it is proven to agree); the messages only explain its "no".
+    """
+    if not isinstance(args, Mapping):
+        return [f"⚒ Arguments must be a JSON object, got {json_type_name(args)}"]
+    where = bad_number(args)
+    if where is not None:
+        return [f'⚒ Parameter "{where}" must be a finite number (JSON has no NaN or Infinity)']
+    try:
+        fast = _fast_check_for(spec.input_schema)
+        if fast is not None and fast(args):
+            return []  # the common case, without building jsonschema's error objects
+        errors = list(_validator_for(spec.input_schema).iter_errors(args))
+    except PatternError as exc:
+        return [f"⚒ This tool's schema has a pattern that cannot be used: {exc}"]
+    except UnicodeEncodeError:
+        return ["⚒ Arguments contain an unpaired surrogate; text must be valid Unicode"]
+    except RecursionError:
+        return ["⚒ Arguments or schema nest too deeply to be checked"]
+    except Exception as exc:
+        from referencing.exceptions import Unresolvable
+
+        if isinstance(exc, Unresolvable) or isinstance(exc.__cause__, Unresolvable):
+            return [f"⚒ This tool's schema has a $ref that cannot be resolved: {exc}"]
+        raise
+    if not errors:
+        return []
+    return _explain(errors, spec.parameters)
 
 
 class SchemaValidation:

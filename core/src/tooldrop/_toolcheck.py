@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 import attrs
 
 from ._convert import json_type_name
+from ._dialect import schema_problem
 from ._model import APPROVALS
 from ._signature import args_type_schema
 from ._typeschema import SchemaError
@@ -110,9 +111,9 @@ def check_timeout(_: object, attribute: attrs.Attribute[Any], value: object) -> 
         _fail(f"must be between 1 and {MAX_TIMEOUT_MS} milliseconds, got {value}", attribute, value)
 
 
-#: Meta-schema verdicts by canonical schema text: ``None`` (valid) or the problem. Checking a
-#: schema against the 2020-12 meta-schema costs milliseconds, and the same schemas come back
-#: on every reload (and twice per dict tool: all fields are checked before the tool is built).
+#: Schema verdicts by canonical schema text: ``None`` (usable) or the problem. Checking a
+#: schema against its meta-schema costs milliseconds, and the same schemas come back on every
+#: reload (and twice per dict tool: all fields are checked before the tool is built).
 _verdicts: dict[str, str | None] = {}
 _MAX_VERDICTS = 2048
 
@@ -121,20 +122,14 @@ def _schema_problem(schema: dict[str, Any]) -> str | None:
     key = json.dumps(schema, sort_keys=True)
     if key in _verdicts:
         return _verdicts[key]
-    # Imported here: listing tools should not pay for jsonschema until a tool has a schema.
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError as InvalidSchema
-
-    try:
-        Draft202012Validator.check_schema(schema)
-        verdict = None
-    except InvalidSchema as exc:
-        where = ".".join(str(part) for part in exc.absolute_path)
-        verdict = f"is not a valid JSON Schema: {exc.message}" + (f" (at {where})" if where else "")
+    verdict = schema_problem(schema)
     if len(_verdicts) >= _MAX_VERDICTS:
         _verdicts.clear()
     _verdicts[key] = verdict
     return verdict
+
+
+_REFERENCES = ('"$ref"', '"$dynamicRef"', '"$recursiveRef"')
 
 
 def _check_schema(schema: dict[str, Any], attribute: attrs.Attribute[Any]) -> None:
@@ -147,7 +142,8 @@ def input_schema(value: object, self: Any, attribute: attrs.Attribute[Any]) -> d
     """``None`` → derived from ``execute``'s ``args`` annotation, else an empty object schema.
 
     Given schemas are copied (so later edits to the caller's dict cannot change the tool),
-    must be JSON, describe an object, and pass jsonschema's meta-schema check.
+    must be JSON, describe an object, declare a dialect tooldrop supports (2020-12 or
+    draft-07), pass that dialect's meta-schema, and use only ECMA-262 patterns RE2 can run.
     """
     if value is None:
         execute = self.execute
@@ -162,7 +158,17 @@ def input_schema(value: object, self: Any, attribute: attrs.Attribute[Any]) -> d
         schema = json.loads(json.dumps(value, allow_nan=False))
     except (TypeError, ValueError) as exc:
         _fail(f"must be plain JSON: {exc}", attribute, value)
-    kind = schema.setdefault("type", "object")
+    if "type" not in schema:
+        if any(word in json.dumps(schema) for word in _REFERENCES):
+            # "$ref": "#" would then mean "an object", which the author did not write.
+            _fail(
+                'must say "type": "object" at its root: tooldrop adds it only to a schema that '
+                "does not refer to itself ($ref), where adding it cannot change its meaning",
+                attribute,
+                value,
+            )
+        schema["type"] = "object"
+    kind = schema["type"]
     if kind != "object":
         shown = json.dumps(kind)
         _fail(f'must describe an object ("type": "object"), got "type": {shown}', attribute, value)

@@ -236,7 +236,7 @@ def _pattern(value: object, _: type) -> str:
         raise ValueError(f"pattern is too long (max {MAX_PATTERN} chars, got {len(text)})")
     try:
         compile_pattern(text)
-    except (re.error, RecursionError, OverflowError) as exc:
+    except (re.error, RecursionError) as exc:  # PatternError is an re.error
         raise ValueError(f"pattern is not a valid regular expression ({exc})") from None
     return text
 
