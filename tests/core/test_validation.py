@@ -295,9 +295,23 @@ def test_draft_07_array_items_and_fragment_ids(call):
     assert call(schema, {"pair": ["x", 1, 2]}).is_error
 
 
-def test_a_2020_12_schema_is_not_read_as_draft_07(call):
-    schema = {"type": "object", "properties": {"a": {}}, "dependencies": {"a": ["b"]}}
-    assert accepted(call(schema, {"a": 1}))  # "dependencies" is not a 2020-12 keyword
+@pytest.mark.parametrize(
+    ("schema", "keyword"),
+    [
+        ({"type": "object", "dependencies": {"a": ["b"]}}, "dependencies"),
+        ({"type": "object", "properties": {"a": {"additionalItems": False}}}, "additionalItems"),
+        ({"$schema": DRAFT7, "type": "object", "dependentRequired": {"a": ["b"]}}, "dependent"),
+        ({"$schema": DRAFT7, "type": "object", "unevaluatedProperties": False}, "unevaluated"),
+    ],
+)
+def test_a_keyword_of_the_other_dialect_is_refused_not_ignored(schema, keyword):
+    with pytest.raises(ToolDefinitionError, match=f"{keyword}.* is not a JSON Schema"):
+        load(schema)
+
+
+def test_a_property_may_be_named_like_a_keyword(call):
+    schema = {"type": "object", "properties": {"dependencies": {"type": "string"}}}
+    assert accepted(call(schema, {"dependencies": "x"}))
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ Each dialect is ``jsonschema``'s own validator class with these changes:
 
 from __future__ import annotations
 
+import contextlib
 import decimal
 import math
 from collections.abc import Callable, Iterator, Mapping
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ._pattern import PatternError, compile_pattern
+from ._pattern import compile_pattern
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -32,22 +33,15 @@ if TYPE_CHECKING:
 __all__ = [
     "DIALECTS",
     "bad_number",
+    "dialect_of",
     "find_additional",
     "new_validator",
-    "schema_problem",
     "validator_class",
 ]
 
 #: The dialects tooldrop validates, by name, as messages and docs name them.
 DIALECTS = ("2020-12", "draft-07")
 _DEFAULT = "2020-12"
-
-# Keywords whose values are data, never schemas: nothing in them is a pattern or a $schema.
-_DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
-# Keywords whose values map names to schemas (the names are not schemas).
-_SCHEMA_MAPS = frozenset(
-    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
-)
 
 _classes: dict[str, Any] = {}
 _by_stock: dict[Any, Any] = {}
@@ -235,7 +229,7 @@ class _Unknown:
     """The class validator_for() answers for a ``$schema`` that is not in its registry."""
 
 
-def _dialect_of(schema: Mapping[str, Any]) -> str | None:
+def dialect_of(schema: Mapping[str, Any]) -> str | None:
     """``"2020-12"`` / ``"draft-07"`` for a schema's ``$schema`` (2020-12 without one)."""
     if "$schema" not in schema:
         return _DEFAULT
@@ -259,90 +253,7 @@ def validator_class(schema: Mapping[str, Any]) -> Any:
     """Our validator class for ``schema``'s dialect (2020-12 when it is not one we know)."""
     if not _classes:
         _load_classes()
-    return _classes[_dialect_of(schema) or _DEFAULT]
-
-
-def _unsupported(declared: object) -> str:
-    return (
-        f"$schema {declared!r} is not supported: tooldrop validates JSON Schema 2020-12 "
-        '("https://json-schema.org/draft/2020-12/schema", the default) and draft-07 '
-        '("http://json-schema.org/draft-07/schema#")'
-    )
-
-
-def _walk(node: object, path: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """Every (path, sub-schema) that a validator could reach, the root first.
-
-    Unknown keywords are walked too: a ``$ref`` may point into them.
-    """
-    if not isinstance(node, Mapping):
-        return
-    yield path, node
-    for key, value in node.items():
-        if key in _DATA_KEYWORDS:
-            continue
-        where = f"{path}.{key}" if path else str(key)
-        if key in _SCHEMA_MAPS and isinstance(value, Mapping):
-            for name, sub in value.items():
-                yield from _walk(sub, f"{where}.{name}")
-        elif isinstance(value, Mapping):
-            yield from _walk(value, where)
-        elif isinstance(value, list):
-            for index, item in enumerate(value):
-                yield from _walk(item, f"{where}[{index}]")
-
-
-def _number_problem(node: object) -> str | None:
-    if isinstance(node, float) and not math.isfinite(node):
-        return f"{node} is not a JSON number"
-    if isinstance(node, decimal.Decimal) and not node.is_finite():
-        return f"{node} is not a JSON number"
-    if isinstance(node, Mapping):
-        for value in node.values():
-            if problem := _number_problem(value):
-                return problem
-    elif isinstance(node, list):
-        for value in node:
-            if problem := _number_problem(value):
-                return problem
-    return None
-
-
-def schema_problem(schema: Mapping[str, Any]) -> str | None:
-    """Why ``schema`` cannot be a tool's schema, or ``None``: its dialect is supported, it
-    meets that dialect's meta-schema, every pattern is ECMA-262 that RE2 runs, and every
-    number is finite."""
-    from jsonschema import FormatChecker
-    from jsonschema.exceptions import SchemaError
-
-    if (problem := _number_problem(schema)) is not None:
-        return problem
-    dialect = _dialect_of(schema)
-    if dialect is None:
-        return _unsupported(schema.get("$schema"))
-    cls = validator_class(schema)
-    # The meta-schemas check "format": "regex" with Python's re; ECMA-262 is checked below.
-    formats = FormatChecker(f for f in cls.FORMAT_CHECKER.checkers if f != "regex")
-    try:
-        cls.check_schema(schema, format_checker=formats)
-    except SchemaError as exc:
-        where = ".".join(str(part) for part in exc.absolute_path)
-        return f"is not a valid JSON Schema: {exc.message}" + (f" (at {where})" if where else "")
-    for path, node in _walk(schema, ""):
-        prefix = f"{path}." if path else ""
-        if path and "$schema" in node and _dialect_of(node) is None:
-            return f"{prefix}$schema: " + _unsupported(node["$schema"])
-        patterns = []
-        if isinstance(node.get("pattern"), str):
-            patterns.append(("pattern", node["pattern"]))
-        if isinstance(node.get("patternProperties"), Mapping):
-            patterns.extend(("patternProperties", key) for key in node["patternProperties"])
-        for keyword, text in patterns:
-            try:
-                compile_pattern(text)
-            except PatternError as exc:
-                return f"{prefix}{keyword}: {text!r} cannot be used: {exc}"
-    return None
+    return _classes[dialect_of(schema) or _DEFAULT]
 
 
 def bad_number(value: object, path: str = "") -> str | None:
@@ -367,11 +278,22 @@ def bad_number(value: object, path: str = "") -> str | None:
 def new_validator(schema: Mapping[str, Any]) -> Validator:
     """A validator for ``schema`` in its own dialect.
 
-    Its ``$ref`` resolve within the schema and to the JSON Schema meta-schemas only: without
-    a registry of our own, jsonschema would fetch any ``http(s)`` reference from the network
-    while validating a call.
+    Its ``$ref`` resolve within the schema (every embedded ``$id`` and anchor, found up front)
+    and to the JSON Schema meta-schemas only: with its default registry, jsonschema would
+    fetch any ``http(s)`` reference from the network while validating a call.
     """
+    import referencing.jsonschema
     from referencing import Registry
 
-    validator: Validator = validator_class(schema)(schema, registry=Registry())
+    specification = (
+        referencing.jsonschema.DRAFT7
+        if dialect_of(schema) == "draft-07"
+        else referencing.jsonschema.DRAFT202012
+    )
+    resource = specification.create_resource(schema)
+    registry: Registry[Any] = Registry().with_resource(resource.id() or "", resource)
+    # referencing cannot crawl some draft-07 shapes (array "dependencies"): then lazily.
+    with contextlib.suppress(AttributeError, TypeError):
+        registry = registry.crawl()
+    validator: Validator = validator_class(schema)(schema, registry=registry)
     return validator
