@@ -36,6 +36,35 @@ def test_tool_defaults():
 
 
 @pytest.mark.parametrize(
+    ("approval", "given", "expected"),
+    [
+        ("never", None, True),  # the markdown rule: never asks, so read-only unless said
+        ("never", False, False),
+        ("always", None, False),
+        ("destructive", None, False),
+        ("always", True, True),
+    ],
+)
+def test_read_only_defaults_to_approval_never_in_every_shape(approval, given, expected):
+    extra = {} if given is None else {"read_only": given}
+
+    def fn(text: str) -> str:
+        """Echo a text."""
+        return text
+
+    made = [
+        Tool(name="t", description="d", execute=lambda args: "", approval=approval, **extra),
+        tool(approval=approval, **extra)(fn).__tooldrop_tool__,
+        Tool.from_function(fn, approval=approval, **extra),
+    ]
+    spec = to_spec(
+        {"name": "t", "description": "d", "execute": lambda a: "", "approval": approval, **extra},
+        origin=ORIGIN,
+    )
+    assert [m.read_only for m in made] + [spec.read_only] == [expected] * 4
+
+
+@pytest.mark.parametrize(
     ("kwargs", "field", "message"),
     [
         ({"name": "has space"}, "name", "must be letters, digits and underscores only"),

@@ -70,6 +70,12 @@ class ToolDefinitionError(ToolDropError, ValueError):
 # -- Tool -------------------------------------------------------------------------------
 
 
+def _read_only_default(value: object, self: Any) -> object:
+    # Read-only unless said otherwise when the tool never asks: the file formats' rule, so a
+    # policy that trusts read_only sees the same thing whatever language a tool is written in.
+    return self.approval == "never" if value is None else value
+
+
 @frozen(kw_only=True)
 class Tool:
     """A tool implemented by a Python callable ``execute(args, cancel)``, sync or async.
@@ -85,6 +91,7 @@ class Tool:
     :param Approval approval: ``always`` (default: every call asks, unless always-allowed),
         ``destructive`` or ``never``.
     :param bool read_only: the tool changes nothing (offered in ``plan`` mode with ``never``).
+        Left out, it is ``approval == "never"``: the rule of markdown tool files.
     :param bool requires_approval: ask on every call, in every mode; never remembered.
     :param int timeout_ms: the call fails with an error after this long (1 to 300000).
     """
@@ -99,7 +106,12 @@ class Tool:
         converter=attrs.Converter(input_schema, takes_self=True, takes_field=True),  # type: ignore[misc]
     )
     approval: Approval = field(default="always", validator=check_approval)
-    read_only: bool = field(default=False, validator=check_bool)
+    #: ``None`` (the default) means ``approval == "never"``, as in markdown tool files.
+    read_only: bool = field(
+        default=None,
+        converter=attrs.Converter(_read_only_default, takes_self=True),  # type: ignore[misc]
+        validator=check_bool,
+    )
     requires_approval: bool = field(default=False, validator=check_bool)
     timeout_ms: int = field(default=DEFAULT_TIMEOUT_MS, validator=check_timeout)
 
@@ -112,7 +124,7 @@ class Tool:
         description: str | None = None,
         input_schema: Mapping[str, Any] | None = None,
         approval: Approval = "always",
-        read_only: bool = False,
+        read_only: bool | None = None,
         requires_approval: bool = False,
         timeout_ms: int = DEFAULT_TIMEOUT_MS,
     ) -> Tool:
@@ -163,7 +175,7 @@ def tool(
     description: str | None = None,
     input_schema: Mapping[str, Any] | None = None,
     approval: Approval = "always",
-    read_only: bool = False,
+    read_only: bool | None = None,
     requires_approval: bool = False,
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
 ) -> Callable[[F], F]: ...
@@ -177,7 +189,7 @@ def tool(
     description: str | None = None,
     input_schema: Mapping[str, Any] | None = None,
     approval: Approval = "always",
-    read_only: bool = False,
+    read_only: bool | None = None,
     requires_approval: bool = False,
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
 ) -> Any:

@@ -30,7 +30,9 @@ from tooldrop import CancelToken, tool
     # unless the host auto-accepts, "never" runs without asking. "Always
     # allow" at the prompt is remembered until this file changes.
     approval="always",
-    # True says the tool changes nothing (plan mode offers such tools).
+    # True says the tool changes nothing; left out, it is approval ==
+    # "never". Plan mode offers only tools that are read-only AND never ask,
+    # so with approval="always" this tool stays hidden there.
     read_only=True,
     # The call fails with an error after this long, and `cancel` is set.
     timeout_ms=30_000,
