@@ -62,7 +62,7 @@ class Regex:
 
     __slots__ = ("_search", "pattern")
 
-    def __init__(self, pattern: str, search: Callable[[str], Any]) -> None:
+    def __init__(self, pattern: str, search: Callable[[bytes], Any]) -> None:
         self.pattern = pattern
         self._search = search
 
