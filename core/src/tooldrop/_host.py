@@ -348,6 +348,30 @@ class ToolHost:
         self._trusted = None
         return digest
 
+    def untrusted_notice(self) -> str:
+        """Why the project's tools ask, or are missing, because the project is not trusted.
+
+        ``""`` when there is nothing to say (no project tools, or trusted). Every surface shows
+        it once (``tooldrop serve`` and ``tooldrop call`` on stderr, the MCP server in its
+        instructions, the framework adapters in their log) so a person knows what to do.
+        """
+        project = [spec for spec in self.all_tools() if spec.origin.scope == "project"]
+        if not project or self.is_trusted():
+            return ""
+        hidden = sum(not self.is_available(spec) for spec in project)
+        count = f"{len(project)} tool{'s' if len(project) != 1 else ''}"
+        where = self.project_tools_dir
+        if hidden == len(project):
+            what = f"are hidden in {self.mode} mode, where nobody could approve them"
+        elif hidden:
+            what = f"ask before every call ({hidden} are hidden in {self.mode} mode)"
+        else:
+            what = "ask before every call"
+        return (
+            f"tooldrop: this project is not trusted, so its {count} in {where} {what}. "
+            f"Read them, then run `tooldrop trust` in {self.project_dir}."
+        )
+
     def revoke_trust(self) -> bool:
         """Stop trusting the project; return whether it was trusted."""
         self._trusted = None

@@ -1,0 +1,1 @@
+"""tooldrop adapters."""
