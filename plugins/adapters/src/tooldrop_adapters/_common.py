@@ -118,9 +118,16 @@ class Source:
     # -- calls awaiting the framework's approval step -------------------------------------
 
     def hold(self, call_id: str, pending: PendingCall, args: Mapping[str, Any] | None) -> None:
-        """Keep a call that needs approval until the framework resumes it (by its call id)."""
+        """Keep a call that needs approval until the framework resumes it (by its call id).
+
+        A call already held for ``call_id`` stays: it is the one the person is being shown.
+        """
         with self._lock:
-            self._waiting[call_id] = (pending, dict(args or {}))
+            self._waiting.setdefault(call_id, (pending, dict(args or {})))
+
+    def holding(self, call_id: str) -> bool:
+        with self._lock:
+            return call_id in self._waiting
 
     def take(self, call_id: str | None, args: Mapping[str, Any] | None) -> PendingCall | None:
         """The held call for ``call_id``, if the framework resumes it with the same arguments."""
