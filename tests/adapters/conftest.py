@@ -100,7 +100,12 @@ def explode(reason: str) -> str:
 default = explode
 '''
 
-PLUGINS = [tooldrop.approval, tooldrop_markdown.plugin, tooldrop_python.plugin, tooldrop_shell.plugin]
+PLUGINS = [
+    tooldrop.approval,
+    tooldrop_markdown.plugin,
+    tooldrop_python.plugin,
+    tooldrop_shell.plugin,
+]
 
 
 class Place:

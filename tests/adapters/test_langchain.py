@@ -29,7 +29,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:create_react_agent has been move
 class FakeToolModel(FakeMessagesListChatModel):
     """LangChain's fake list model, able to take tools (it records what it was bound with)."""
 
-    bound: list[dict[str, Any]] = []
+    bound: list[dict[str, Any]] = []  # noqa: RUF012 - a pydantic field, copied per instance
 
     def bind_tools(self, tools, **kwargs):
         self.bound = [convert_to_openai_tool(t) for t in tools]
@@ -151,9 +151,7 @@ def test_async_graph(host, place):
 
 def test_a_failing_tool_is_an_error_tool_message(host):
     graph, _ = graph_for(host, ("custom__explode", {"reason": "disk on fire"}))
-    message = tool_messages(graph.invoke({"messages": [("user", "go")]}, CONFIG))[
-        "custom__explode"
-    ]
+    message = tool_messages(graph.invoke({"messages": [("user", "go")]}, CONFIG))["custom__explode"]
     assert message.status == "error" and "disk on fire" in message.content
 
 

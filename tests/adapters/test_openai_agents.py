@@ -13,8 +13,11 @@ pytest.importorskip("agents")
 from agents import Agent, FunctionTool, Runner, Usage, set_tracing_disabled
 from agents.items import ModelResponse
 from agents.models.interface import Model
-from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage
-from openai.types.responses import ResponseOutputText
+from openai.types.responses import (
+    ResponseFunctionToolCall,
+    ResponseOutputMessage,
+    ResponseOutputText,
+)
 
 from tooldrop_adapters.openai_agents import ToolError, tooldrop_tools
 
@@ -34,7 +37,9 @@ class Scripted(Model):
         self.tools = tools
         items = input if isinstance(input, list) else []
         outputs = [
-            item for item in items if isinstance(item, dict) and item.get("type") == "function_call_output"
+            item
+            for item in items
+            if isinstance(item, dict) and item.get("type") == "function_call_output"
         ]
         if outputs:
             names = {

@@ -25,8 +25,8 @@ __all__ = ["Ask", "Errors", "Source", "ToolError", "ToolView"]
 #: error's text is returned as the tool's output.
 Errors = Literal["raise", "text"]
 #: ``ask(pending) -> bool``: answer approval inline instead of the framework's approval step.
-#: May be a coroutine function.
-Ask = Callable[[PendingCall], "bool | Awaitable[bool]"]
+#: ``None``: nobody could answer (the call is denied). May be a coroutine function.
+Ask = Callable[[PendingCall], "bool | Awaitable[bool | None] | None"]
 
 log = logging.getLogger("tooldrop.adapters")
 
@@ -168,17 +168,18 @@ class Source:
         return self._not_offered(name) or self.host.prepare(name, args)
 
     async def aanswer(self, pending: PendingCall) -> bool | None:
-        """The ``ask`` callback's answer, or ``None`` without one (``False`` if it fails)."""
+        """The ``ask`` callback's answer; ``None``: no callback, or it cannot say; ``False``: it
+        failed."""
         if self.ask is None:
             return None
         try:
             answer = self.ask(pending)
             if inspect.isawaitable(answer):
                 answer = await answer
-        except Exception:  # noqa: BLE001 - a failing prompt denies the call.
+        except Exception:
             log.exception("tooldrop: the ask callback failed; the call is denied")
             return False
-        return answer is True
+        return None if answer is None else answer is True
 
     def answer(self, pending: PendingCall) -> bool | None:
         if self.ask is None:
@@ -190,10 +191,10 @@ class Source:
                 if callable(close):
                     close()
                 raise TypeError("this framework calls tools synchronously; pass a sync ask")
-        except Exception:  # noqa: BLE001 - a failing prompt denies the call.
+        except Exception:
             log.exception("tooldrop: the ask callback failed; the call is denied")
             return False
-        return answer is True
+        return None if answer is None else answer is True
 
     def output(self, result: ToolResult, error: type[Exception] = ToolError) -> str:
         """The text for the model; with ``errors="raise"`` an error result raises ``error``."""

@@ -3,7 +3,8 @@
 ::
 
     from tooldrop_adapters.langchain import TooldropToolkit
-    agent = create_react_agent(model, TooldropToolkit(interrupt=True).get_tools(), checkpointer=saver)
+    tools = TooldropToolkit(interrupt=True).get_tools()
+    agent = create_react_agent(model, tools, checkpointer=InMemorySaver())
 
 Approval: with ``interrupt=True`` a call that needs a person calls LangGraph's ``interrupt()``
 with what to show (tool, arguments, reason, preview, script, fingerprint); resume the graph with
@@ -128,7 +129,7 @@ class TooldropToolkit(BaseToolkit):
         errors: Errors = "text",
     ) -> None:
         source = Source(host, project_dir=project_dir, tools=tools, ask=ask, errors=errors)
-        super().__init__(source=source, interrupt=interrupt)
+        super().__init__(source=source, interrupt=interrupt)  # type: ignore[call-arg]
 
     def get_tools(self) -> list[BaseTool]:
         return [self._tool(view) for view in self.source.views()]

@@ -52,7 +52,9 @@ def tooldrop_tools(
 def _function_tool(source: Source, view: ToolView) -> FunctionTool:
     name = view.name
 
-    async def needs_approval(ctx: RunContextWrapper[Any], args: dict[str, Any], call_id: str) -> bool:
+    async def needs_approval(
+        ctx: RunContextWrapper[Any], args: dict[str, Any], call_id: str
+    ) -> bool:
         if source.ask is not None:
             return False  # answered inline when the tool is invoked
         if source.holding(call_id):

@@ -52,7 +52,7 @@ class TooldropToolset(AbstractToolset[Any]):
         tools: Iterable[str] | None = None,
         ask: Ask | None = None,
         errors: Errors = "raise",
-        id: str | None = None,  # noqa: A002 - pydantic-ai's own name for it
+        id: str | None = None,
         max_retries: int = 1,
     ) -> None:
         self.source = Source(host, project_dir=project_dir, tools=tools, ask=ask, errors=errors)
