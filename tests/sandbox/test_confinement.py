@@ -299,3 +299,17 @@ def test_no_descriptor_is_left_open_in_the_host(project):
         for _ in range(20):
             assert not host.call("quick", {}, ask=lambda call: True).is_error
         assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_a_confined_tool_that_times_out_is_stopped_with_everything_it_started(project):
+    seconds = f"{300 + uuid.uuid4().int % 1000}.{os.getpid()}7"
+    script = f"setsid sleep {seconds} >/dev/null 2>&1 &\ntrap '' TERM\nsleep {seconds}\n"
+    project.tool("stuck", script, read_only=True, timeout_ms=300)
+    started = time.monotonic()
+    result = project.call("stuck")
+    assert time.monotonic() - started < 0.3 + 2 + 5  # timeout + grace, and a loaded machine
+    assert result.is_error and result.timed_out, result.text
+    deadline = time.monotonic() + 10
+    while _sleepers(seconds) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _sleepers(seconds) == []
