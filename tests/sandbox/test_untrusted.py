@@ -107,3 +107,18 @@ def test_the_prompt_says_what_the_tool_is_allowed(project):
         call = ToolCall(spec=host.get("edit"), args={}, script="echo hi")
         text = describe_call(call, host)
     assert "Allowed: confined (bwrap): writes the project only, no network" in text
+
+
+@needs_bwrap
+def test_the_mcp_approval_prompt_says_what_the_tool_is_allowed(project):
+    from tooldrop_mcp._elicit import prompt_message
+
+    project.tool("fetch", "echo hi\n", approval="always", network=True)
+    with project.host("auto") as host:
+        call = ToolCall(spec=host.get("fetch"), args={}, script="echo hi")
+        assert "Allowed: confined (bwrap): writes the project only, network allowed" in (
+            prompt_message(call, host)
+        )
+    with project.host("off") as host:
+        call = ToolCall(spec=host.get("fetch"), args={}, script="echo hi")
+        assert "Allowed: not confined" in prompt_message(call, host)

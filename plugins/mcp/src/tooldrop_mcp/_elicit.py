@@ -26,7 +26,7 @@ import anyio
 import mcp_types as types
 from mcp.server.session import ServerSession
 
-from tooldrop import Decision, ToolCall
+from tooldrop import Decision, ToolCall, ToolHost
 
 __all__ = [
     "ALLOW",
@@ -63,8 +63,16 @@ def _shorten(text: str) -> str:
     return f"{text[:half]}\n... [{len(text) - MAX_SHOWN} characters not shown] ...\n{text[-half:]}"
 
 
-def prompt_message(call: ToolCall) -> str:
-    """The text of the approval prompt: what runs, from where, with which arguments."""
+def _allowed(call: ToolCall, host: ToolHost) -> str:
+    confinement = host.confinement(call.spec)
+    if confinement is not None:
+        return confinement.describe(host.project_dir)
+    return "not confined: it runs with the user's full rights"
+
+
+def prompt_message(call: ToolCall, host: ToolHost | None = None) -> str:
+    """The text of the approval prompt: what runs, from where, with which arguments, and
+    (given the host) what a sandbox allows it."""
     spec = call.spec
     origin = spec.origin
     where = f"{origin.source}, {origin.scope}"
@@ -77,6 +85,8 @@ def prompt_message(call: ToolCall) -> str:
         "Arguments:",
         json.dumps(dict(call.args), indent=2, ensure_ascii=False, sort_keys=True, default=str),
     ]
+    if host is not None:
+        lines[1:1] = [f"Allowed: {_allowed(call, host)}"]
     if call.script is not None:
         lines += ["", "Script:", _shorten(call.script)]
     return "\n".join(lines)
@@ -120,7 +130,10 @@ def _decision(result: types.ElicitResult) -> Decision:
 
 
 def elicitation_ask(
-    session: ServerSession, request_id: types.RequestId | None, timeout: float = ASK_TIMEOUT
+    session: ServerSession,
+    request_id: types.RequestId | None,
+    timeout: float = ASK_TIMEOUT,
+    host: ToolHost | None = None,
 ) -> Callable[[ToolCall], Awaitable[Decision]]:
     """An ``ask`` callback for :meth:`ToolHost.acall` that prompts through the client.
 
@@ -135,7 +148,9 @@ def elicitation_ask(
             nonlocal answer
             try:
                 result = await session.elicit_form(
-                    prompt_message(call), _requested_schema(call), related_request_id=request_id
+                    prompt_message(call, host),
+                    _requested_schema(call),
+                    related_request_id=request_id,
                 )
             except Exception as exc:  # noqa: BLE001 - any failure to ask is a readable deny.
                 answer = Decision.deny(f"the MCP client could not show the approval prompt ({exc})")
@@ -177,7 +192,8 @@ class InputRound:
 
     KEY = "tooldrop/approval"
 
-    def __init__(self, params: types.CallToolRequestParams) -> None:
+    def __init__(self, params: types.CallToolRequestParams, host: ToolHost | None = None) -> None:
+        self.host = host
         self.answer = (params.input_responses or {}).get(self.KEY)
         self.state = params.request_state
         self.needed: types.InputRequiredResult | None = None
@@ -187,7 +203,7 @@ class InputRound:
         if isinstance(self.answer, types.ElicitResult) and self.state == fingerprint:
             return _decision(self.answer)
         form = types.ElicitRequestFormParams(
-            message=prompt_message(call), requested_schema=_requested_schema(call)
+            message=prompt_message(call, self.host), requested_schema=_requested_schema(call)
         )
         self.needed = types.InputRequiredResult(
             input_requests={self.KEY: types.ElicitRequest(params=form)}, request_state=fingerprint

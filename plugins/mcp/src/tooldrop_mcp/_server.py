@@ -155,12 +155,12 @@ class ToolServer:
     ) -> types.CallToolResult | types.InputRequiredResult:
         mode, can_ask = self._mode_for(ctx)
         ask: Any = None
-        if can_ask and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            ask = InputRound(params)  # no server-to-client requests on the 2026 wire
-        elif can_ask:
-            ask = elicitation_ask(ctx.session, ctx.request_id)
         try:
             host = self._host(mode)
+            if can_ask and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                ask = InputRound(params, host)  # no server-to-client requests on the 2026 wire
+            elif can_ask:
+                ask = elicitation_ask(ctx.session, ctx.request_id, host=host)
             result = await host.acall(
                 params.name, params.arguments or {}, ask=ask, skill=self.skill
             )
