@@ -60,6 +60,21 @@ def props(**properties):
             {"n": 6},
             '⚒ Parameter "n" is above maximum (5)',
         ),
+        (  # YAML's `max: 1e3` is a float: the reference shows it as JavaScript does
+            props(n={"type": "number", "maximum": 1e3}),
+            {"n": 1001},
+            '⚒ Parameter "n" is above maximum (1000)',
+        ),
+        (
+            props(n={"type": "number", "minimum": 0.5}),
+            {"n": 0},
+            '⚒ Parameter "n" is below minimum (0.5)',
+        ),
+        (
+            props(n={"type": "number", "enum": [1.0, 2.5, "a"]}),
+            {"n": 3},
+            '⚒ Parameter "n" must be one of: 1, 2.5, "a"',
+        ),
         (
             props(xs={"type": "array", "items": {"type": "string"}}),
             {"xs": ["a", 1]},

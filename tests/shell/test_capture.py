@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import itertools
+import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tooldrop import truncate
 from tooldrop_shell._capture import Piece, StreamCapture, join_pieces, output_text, stopped_text
+
+# ECMA-262's WhiteSpace (TAB, VT, FF, ZWNBSP and every Zs character) and LineTerminator (LF,
+# CR, LS, PS): what JavaScript's trimEnd removes, derived here from the Unicode database
+# rather than copied from the code under test.
+JS_WHITESPACE = "\t\v\f\ufeff\n\r\u2028\u2029" + "".join(
+    c for c in map(chr, range(0x110000)) if unicodedata.category(c) == "Zs"
+)
 
 _WHITESPACE = [" ", "\n", "\r", "\t", "\x0b", "\x0c", "\x1c", "\x85", "\u3000", "\u2028"]
 _TEXT = st.text(
@@ -48,7 +56,7 @@ def _capture(chunks: list[bytes], keep: int) -> Piece:
 
 def _reference(chunks: list[bytes]) -> str:
     """The unbounded way: keep every byte, decode once, trim once."""
-    return b"".join(chunks).decode("utf-8", "replace").rstrip()
+    return b"".join(chunks).decode("utf-8", "replace").rstrip(JS_WHITESPACE)
 
 
 @settings(max_examples=1500)

@@ -27,6 +27,19 @@ def test_non_zero_exit_is_a_result_not_an_error(run):
     assert not result.is_error
 
 
+@pytest.mark.parametrize(
+    ("printf", "shown"),
+    [
+        ("a\\034", "a\x1c"),  # not whitespace to JavaScript: kept (Python's rstrip drops it)
+        ("a\\302\\205", "a\x85"),  # NEL: kept too
+        ("a\\357\\273\\277", "a"),  # U+FEFF is, to JavaScript: trimmed
+        ("a\\342\\200\\250 \\t", "a"),  # LINE SEPARATOR, space, tab
+    ],
+)
+def test_output_is_trimmed_as_javascript_trims(run, printf, shown):
+    assert run(f"printf '{printf}'").text == f"EXIT_CODE: 0\n{shown}"
+
+
 def test_empty_output(run):
     assert run("true").text == "EXIT_CODE: 0\n"
 

@@ -126,10 +126,10 @@ def _message(error: ValidationError, declared: Mapping[str, Any]) -> list[tuple[
         expected = value if isinstance(value, str) else " or ".join(value)
         text = f"{name} has wrong type — expected {expected}, got {json_type_name(error.instance)}"
     elif kind == "enum":
-        options = ", ".join(json.dumps(option, ensure_ascii=False) for option in value)
+        options = ", ".join(_shown(option) for option in value)
         text = f"{name} must be one of: {options}"
     elif kind == "const":
-        text = f"{name} must be {json.dumps(value, ensure_ascii=False)}"
+        text = f"{name} must be {_shown(value)}"
     elif kind == "minLength":
         text = f"{name} is too short (min {value} chars)"
     elif kind == "maxLength":
@@ -137,9 +137,9 @@ def _message(error: ValidationError, declared: Mapping[str, Any]) -> list[tuple[
     elif kind == "pattern":
         text = f"{name} does not match pattern {value}"
     elif kind == "minimum":
-        text = f"{name} is below minimum ({value})"
+        text = f"{name} is below minimum ({_shown(value)})"
     elif kind == "maximum":
-        text = f"{name} is above maximum ({value})"
+        text = f"{name} is above maximum ({_shown(value)})"
     elif kind == "minItems":
         text = f"{name} has too few items (min {value})"
     elif kind == "maxItems":
@@ -147,6 +147,14 @@ def _message(error: ValidationError, declared: Mapping[str, Any]) -> list[tuple[
     else:
         text = f"{name} is invalid: {error.message}"
     return [(where.split("[")[0].split(".")[0], text)]
+
+
+def _shown(value: Any) -> str:
+    """A schema value as the reference's messages show it: JSON, with numbers as JavaScript
+    prints them (YAML's ``1e3`` and ``1.0`` are the number 1000 and 1, not ``1000.0``)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _explain(errors: list[ValidationError], declared: Mapping[str, Any]) -> list[str]:

@@ -20,6 +20,14 @@ __all__ = ["Piece", "StreamCapture", "join_pieces", "output_text", "stopped_text
 
 _UTF8 = codecs.getincrementaldecoder("utf-8")
 
+#: What JavaScript's ``trimEnd`` removes (ECMA-262 WhiteSpace and LineTerminator), which is
+#: how the reference trims a tool's output. Python's ``str.rstrip()`` differs both ways: it
+#: also strips U+001C..U+001F and U+0085, and keeps U+FEFF.
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
 
 class Piece(NamedTuple):
     """A text known by its ends: ``head`` and ``tail`` each hold ``min(length, keep)`` chars."""
@@ -39,8 +47,8 @@ class StreamCapture:
 
     Invalid bytes become U+FFFD; a character split across two reads stays whole. What is
     kept is the first ``keep`` characters, the last ``keep`` characters before the trailing
-    whitespace (``str.rstrip`` whitespace), the last ``keep`` characters of that whitespace
-    (it stops being trailing when more text follows), and counts.
+    whitespace (JavaScript's, :data:`JS_WHITESPACE`), the last ``keep`` characters of that
+    whitespace (it stops being trailing when more text follows), and counts.
     """
 
     __slots__ = ("_decode", "_head", "_keep", "_length", "_tail", "_ws", "_ws_count")
@@ -73,7 +81,7 @@ class StreamCapture:
         keep = self._keep
         if len(self._head) < keep:
             self._head += text[: keep - len(self._head)]
-        content = text.rstrip()
+        content = text.rstrip(JS_WHITESPACE)
         if not content:  # whitespace only: trailing for now, kept in case text follows
             self._ws = (self._ws + text[-keep:])[-keep:] if keep else ""
             self._ws_count += len(text)
@@ -91,11 +99,6 @@ class StreamCapture:
     def piece(self) -> Piece:
         """The right-trimmed text seen so far, by its ends."""
         return Piece(self._head[: self._length], self._tail, self._length)
-
-    @property
-    def empty(self) -> bool:
-        """Nothing but whitespace (or nothing at all) was printed."""
-        return self._length == 0
 
 
 def _take_head(pieces: Sequence[Piece], n: int) -> str:
