@@ -6,16 +6,19 @@ called through the public call path; the echo backend answers only when validati
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from decimal import Decimal
 from typing import Any
 
 import attrs
 import pytest
 
-from tooldrop import Origin, ToolDefinitionError, ToolHost, ToolResult, to_spec
+from tooldrop import Origin, ToolDefinitionError, ToolHost, ToolResult, hookimpl, to_spec
 
 ORIGIN = Origin(source="test", scope="plugin")
 
@@ -221,6 +224,32 @@ def test_catastrophic_backtracking_is_impossible():
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     )
     assert "does not match pattern ^(a+)+$" in done.stdout
+
+
+def test_validation_runs_off_the_event_loop(make_host, tool_pack):
+    """A validator that needs the event loop to go on would deadlock if it ran on the loop:
+    an MCP server keeps answering other requests while a call's arguments are checked."""
+    started, release = threading.Event(), threading.Event()
+
+    class WaitingValidator:
+        @hookimpl
+        def tooldrop_validate_args(self) -> list[str]:
+            started.set()
+            return [] if release.wait(60) else ["the event loop never came back"]
+
+    host: ToolHost = make_host(tool_pack(load(prop(type="string"))), WaitingValidator())
+
+    async def main() -> ToolResult:
+        task = asyncio.ensure_future(host.acall("t", {"s": "x"}))
+        deadline = time.monotonic() + 60
+        while not started.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        release.set()  # runs only if the loop is free while the validator waits
+        return await task
+
+    result = asyncio.run(main())
+    assert started.is_set()
+    assert accepted(result), result.text
 
 
 # -- 4. numbers --------------------------------------------------------------------------------
