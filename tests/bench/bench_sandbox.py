@@ -1,11 +1,11 @@
 """What confinement costs a call: the same trivial tool confined and unconfined, and a bare
 ``bwrap … true`` beside a bare ``bash -c true``, side by side.
 
-Four timings, interleaved (one of each per round, in a rotating order) so machine noise hits
+Five timings, interleaved (one of each per round, in a rotating order) so machine noise hits
 them alike: ``host.call`` with ``sandbox="required"`` (bubblewrap, the seccomp filter), the same
 host call with ``sandbox="off"``, ``subprocess.run`` of the exact ``bwrap`` command line the
-sandbox builds, and ``subprocess.run`` of bare bash. Reports medians, the added cost in
-milliseconds and the ratios (aim: confinement adds under 3 ms a call).
+sandbox builds (also in a new session, as the backend starts it), and of bare bash. Reports
+medians, the added cost in milliseconds and the ratios (aim: confinement adds under 3 ms).
 
     uv run python tests/bench/bench_sandbox.py [--rounds 200] [--script true]
 """
@@ -29,7 +29,7 @@ from tooldrop import ToolHost
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_call import BASH, OneTool  # a sibling script, not a package
 
-LABELS = ("confined call", "unconfined call", "bare bwrap", "bare bash")
+LABELS = ("confined call", "unconfined call", "bare bwrap", "bwrap, new session", "bare bash")
 
 
 def main() -> None:
@@ -68,6 +68,11 @@ def main() -> None:
             "confined call": lambda: confined.call("trivial", {}),
             "unconfined call": lambda: unconfined.call("trivial", {}),
             "bare bwrap": lambda: subprocess.run(bwrap, capture_output=True, check=True),
+            # The backend starts every tool in a session of its own (start_new_session), the
+            # way it can stop the whole group; bwrap pays for that, bash does not.
+            "bwrap, new session": lambda: subprocess.run(
+                bwrap, capture_output=True, check=True, start_new_session=True
+            ),
             "bare bash": lambda: subprocess.run(
                 [BASH, "-c", opts.script], capture_output=True, check=True
             ),
@@ -77,7 +82,7 @@ def main() -> None:
                 fn()
         times: dict[str, list[float]] = {label: [] for label in LABELS}
         for i in range(opts.rounds):
-            order = LABELS[i % 4 :] + LABELS[: i % 4]  # nobody always goes first
+            order = LABELS[i % len(LABELS) :] + LABELS[: i % len(LABELS)]  # nobody always first
             for label in order:
                 started = time.perf_counter()
                 runs[label]()
@@ -90,7 +95,7 @@ def main() -> None:
     for label in LABELS:
         q = statistics.quantiles(times[label], n=10)
         print(
-            f"  {label:16} median {median[label] * 1e3:6.3f} ms  min {min(times[label]) * 1e3:6.3f}"
+            f"  {label:18} median {median[label] * 1e3:6.3f} ms  min {min(times[label]) * 1e3:6.3f}"
             f"  p10 {q[0] * 1e3:6.3f}  p90 {q[-1] * 1e3:6.3f}"
         )
     low = {label: min(samples) for label, samples in times.items()}
@@ -105,6 +110,8 @@ def main() -> None:
     print(f"  ratio confined / unconfined call (medians): {ratio:.3f}x")
     ratio = median["confined call"] / median["bare bwrap"]
     print(f"  ratio confined call / bare bwrap (medians): {ratio:.3f}x")
+    ratio = median["confined call"] / median["bwrap, new session"]
+    print(f"  ratio confined call / bwrap in a new session (medians): {ratio:.3f}x")
     ratio = median["unconfined call"] / median["bare bash"]
     print(f"  ratio unconfined call / bare bash (medians): {ratio:.3f}x")
 
