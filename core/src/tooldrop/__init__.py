@@ -52,7 +52,7 @@ from ._model import (
     Visibility,
 )
 from ._output import DEFAULT_OUTPUT_LIMIT, join_truncated, split_budget, truncate, truncation_marker
-from ._pattern import compile_pattern
+from ._pattern import PatternError, compile_pattern
 from ._pending import PendingCall
 from ._plugins import PluginInfo
 from ._sandbox import wrap_command
@@ -81,6 +81,7 @@ __all__ = [
     "Mode",
     "NameRule",
     "Origin",
+    "PatternError",
     "PendingCall",
     "PluginError",
     "PluginInfo",

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from attrs import Factory, frozen
 from cattrs.gen import make_dict_structure_fn, override
 
-from tooldrop import compile_pattern, converter, json_type_name
+from tooldrop import PatternError, compile_pattern, converter, json_type_name
 
 from ._frontmatter import JS_WHITESPACE
 
@@ -236,7 +236,7 @@ def _pattern(value: object, _: type) -> str:
         raise ValueError(f"pattern is too long (max {MAX_PATTERN} chars, got {len(text)})")
     try:
         compile_pattern(text)
-    except (re.error, RecursionError) as exc:  # PatternError is an re.error
+    except (PatternError, RecursionError) as exc:
         raise ValueError(f"pattern is not a valid regular expression ({exc})") from None
     return text
 
