@@ -230,3 +230,21 @@ def test_an_env_that_makes_git_status_run_a_command_is_refused(load, tmp_path: P
     assert any(
         p.field.startswith("env.GIT_CONFIG") and "GIT_CONFIG*" in p.message for p in result.problems
     )
+
+
+def test_a_runner_is_found_in_every_shape_of_the_sections(load) -> None:
+    body = "awk {{# b }}'{ print }'{{/ b }} {{ x }}"  # without b, the value is the program
+    (warning,) = load(frontmatter(body, ALL_PARAMS)).problems
+    assert "{{ x }} is given to awk" in warning.message
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "printf -v {{# b }}name {{/ b }}{{ x }} %s",  # without b, the value is the name
+        "echo {{# b }}a; read{{/ b }} {{ x }}",
+        "X=1 {{# b }}ls {{/ b }}{{ x }}",
+    ],
+)
+def test_a_position_is_judged_in_every_shape_of_the_sections(load, body: str) -> None:
+    assert problems(load, body, "bash"), body

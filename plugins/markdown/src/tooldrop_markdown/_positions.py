@@ -108,9 +108,9 @@ def _parser() -> Parser:
     return parser
 
 
-def shapes(tokens: Sequence[Token]) -> Iterator[list[Token]]:
-    """The tokens with every section in, then with each section left out in turn."""
-    yield list(tokens)
+def section_spans(tokens: Sequence[Token]) -> list[tuple[int, int]]:
+    """Each section's (open, close) token indices, innermost first; at most 16 (a tool has a
+    handful: this bounds the work for odd files)."""
     stack: list[int] = []
     spans: list[tuple[int, int]] = []
     for index, token in enumerate(tokens):
@@ -118,16 +118,24 @@ def shapes(tokens: Sequence[Token]) -> Iterator[list[Token]]:
             stack.append(index)
         elif token.kind == "close" and stack:
             spans.append((stack.pop(), index))
-    for start, end in spans[:16]:  # a tool has a handful; bound the work for odd files
+    return spans[:16]
+
+
+def shapes(tokens: Sequence[Token]) -> Iterator[list[Token]]:
+    """The tokens with every section in, then with each section left out in turn."""
+    yield list(tokens)
+    for start, end in section_spans(tokens):
         yield [*tokens[:start], *tokens[end + 1 :]]
 
 
-def _script(tokens: Sequence[Token]) -> tuple[bytes, dict[int, Token]]:
-    """The script with each placeholder as the quoted word ``'v'``, and where each stands."""
+def _script(tokens: Sequence[Token]) -> tuple[bytes, dict[int, Token], dict[int, int]]:
+    """The script with each placeholder as the quoted word ``'v'``, where each placeholder
+    stands, and where each section tag would be (token index → byte offset)."""
     parts: list[bytes] = []
     where: dict[int, Token] = {}
+    tags: dict[int, int] = {}
     position = 0
-    for token in tokens:
+    for index, token in enumerate(tokens):
         if token.kind == "text":
             data = token.value.encode("utf-8", "surrogatepass")
             parts.append(data)
@@ -136,7 +144,40 @@ def _script(tokens: Sequence[Token]) -> tuple[bytes, dict[int, Token]]:
             where[position] = token
             parts.append(b"'v'")
             position += 3
-    return b"".join(parts), where
+        else:
+            tags[index] = position
+    return b"".join(parts), where, tags
+
+
+# A section made of whole plain words (placeholders included) and the blanks between them.
+_PLAIN_WORDS = re.compile(rb"[ \t]*(?:(?:[A-Za-z0-9_./:=,@%+-]|'v')+[ \t]*)*")
+
+
+def _drops_arguments(root: Node, script: bytes, start: int, end: int) -> bool:
+    """Whether leaving out the section at ``start:end`` of ``script`` only drops whole
+    arguments of one command that is neither a name-taking builtin nor one that runs a
+    builtin: then no other placeholder stands anywhere else without it."""
+    inner = script[start:end]
+    if not inner.strip() or not _PLAIN_WORDS.fullmatch(inner):
+        return False
+    if not (inner[:1] in (b" ", b"\t") or (start > 0 and script[start - 1] in b" \t")):
+        return False  # glued to the word before it
+    if not (inner[-1:] in (b" ", b"\t") or end == len(script) or script[end] in b" \t\n;|&"):
+        return False  # glued to the word after it
+    first = start + len(inner) - len(inner.lstrip())
+    last = end - (len(inner) - len(inner.rstrip()))
+    node = root.descendant_for_byte_range(first, last)
+    while node is not None and node.type != "command":
+        if node.type not in ("word", "raw_string", "concatenation", "number"):
+            return False
+        node = node.parent
+    if node is None:
+        return False
+    name = node.child_by_field_name("name")
+    if name is None or name.end_byte > first:
+        return False
+    command = _literal(name)
+    return command is not None and command not in NAME_TAKING and command not in _BUILTIN_PREFIXES
 
 
 def _text(node: Node) -> str:
@@ -211,12 +252,23 @@ def check_positions(
         return []
     found: dict[int, BodyProblem] = {}
     parser = _parser()
-    for shape in shapes(tokens):
-        script, where = _script(shape)
+    everything: tuple[Node, bytes, dict[int, int]] | None = None
+    for shape in [None, *section_spans(tokens)]:
+        if shape is None:
+            chosen = list(tokens)
+        else:
+            start, end = shape
+            if everything is not None:
+                all_in, all_script, tags = everything
+                if _drops_arguments(all_in, all_script, tags[start], tags[end]):
+                    continue  # the same tree less some plain arguments: nothing new
+            chosen = [*tokens[:start], *tokens[end + 1 :]]
+        script, where, section_tags = _script(chosen)
+        root = parser.parse(script).root_node
+        if shape is None and not root.has_error:
+            everything = (root, script, section_tags)
         if not where:
             continue
-        tree = parser.parse(script)
-        root = tree.root_node
         if root.has_error:
             _broken(root, script, where, skip, found)
             continue

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from ._positions import shapes
 from ._shell import BodyProblem
 from ._template import Token
 
@@ -197,7 +198,13 @@ def run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
     # body whose text names none of those programs anywhere needs no closer look.
     if not at_top or not _RUNS_AGAIN.search("".join(t.value for t in tokens if t.kind == "text")):
         return []
-    return scan_run_again(tokens, at_top)
+    # Every shape the script can take: awk {{# b }}'{ print }'{{/ b }} {{ x }} gives awk
+    # the value as its program when b is false.
+    found: dict[int, BodyProblem] = {}
+    for shape in shapes(tokens):
+        for problem in scan_run_again(shape, at_top):
+            found.setdefault(problem[0], problem)
+    return sorted(found.values())
 
 
 def scan_run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
