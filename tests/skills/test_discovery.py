@@ -272,3 +272,63 @@ def test_e10_a_personal_bundle_tool_runs_in_the_project_root(tree: Tree) -> None
     host = tree.host()
     assert host.call("where_pwd").text == f"EXIT_CODE: 0\n{tree.P.resolve()}"
     assert host.call("where_rel").text == f"EXIT_CODE: 0\n{tree.P.resolve()}/sub"
+
+
+def test_the_parse_cache_keeps_bundles_and_an_edited_manifest_or_agent_misses_it(
+    tree: Tree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import time
+
+    import tooldrop_markdown._loader as loader
+
+    loaded: list[str] = []
+    real = loader.load_markdown
+
+    def counting(path, scope):  # type: ignore[no-untyped-def]
+        loaded.append(path.name)
+        return real(path, scope)
+
+    monkeypatch.setattr(loader, "load_markdown", counting)
+
+    bundle = tree.bundle(
+        "k8s", "name: k8s\ndescription: d\n", agents={"a.md": a("k8s-agent")},
+        tools={"p.md": t("k8s_pods")},
+    )  # fmt: skip
+    old = time.time() - 60  # past the cache's racy window
+    for path in [bundle / "skill.yaml", bundle / "agents" / "a.md", bundle / "tools" / "p.md"]:
+        os.utime(path, (old, old))
+
+    def state(host):  # type: ignore[no-untyped-def]
+        (spec,) = host.all_tools()
+        skill = host.skill(spec.origin.skill)
+        return (spec, spec.origin.visibility, skill.agent, skill.visibility, host.problems())
+
+    cold = state(tree.host(cache=True))
+    assert loaded == ["p.md"]
+    warm = state(tree.host(cache=True))
+    assert loaded == ["p.md"]  # from the cache, stamped
+    assert warm == cold
+    assert warm[1] == "scoped"
+    (bundle / "skill.yaml").write_text("name: k8s\ndescription: d\ntools_visibility: global\n")
+    (bundle / "agents" / "a.md").write_text(a("renamed-agent"))
+    host = tree.host(cache=True)
+    _, visibility, agent, skill_visibility, _ = state(host)
+    assert (visibility, skill_visibility, agent.name) == ("global", "global", "renamed-agent")
+    assert loaded == ["p.md", "p.md"]  # the visibility is part of the cache key
+    assert [s.name for s in host.tools()] == ["k8s_pods"]
+
+
+def test_stamping_a_bundle_tool_changes_only_its_origins_skill_and_visibility(
+    tree: Tree,
+) -> None:
+    from attrs import evolve
+
+    from tooldrop._discover import _stamped
+
+    tree.flat_tool("x.md", t("x_tool", params=("a", "b")))
+    (spec,) = tree.host().all_tools()
+    stamped = _stamped(spec, "k8s", "scoped")
+    assert stamped == evolve(spec, origin=evolve(spec.origin, skill="k8s", visibility="scoped"))
+    assert stamped.payload is spec.payload
+    assert spec.origin.skill is None  # the original is untouched

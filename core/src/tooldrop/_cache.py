@@ -39,7 +39,9 @@ from typing import IO, Any
 
 import attrs
 
+from ._manifest import Manifest, Subscription
 from ._model import LoadResult, Origin, Problem, ToolSpec
+from ._skills import Agent, Parsed
 
 __all__ = ["DirCache", "cache_file", "fingerprint", "joined_path"]
 
@@ -100,7 +102,7 @@ def _slots(cls: type) -> _Slots | None:
 
 _FIELDS: dict[type, _Slots] = {
     cls: slots
-    for cls in (LoadResult, ToolSpec, Origin, Problem)
+    for cls in (LoadResult, ToolSpec, Origin, Problem, Parsed, Manifest, Subscription, Agent)
     if (slots := _slots(cls)) is not None
 }
 _LAYOUT = ";".join(f"{cls.__name__}({','.join(names)})" for cls, (names, _) in _FIELDS.items())
@@ -247,11 +249,16 @@ class DirCache:
 
     def get(self, name: str, st: os.stat_result) -> LoadResult | None:
         """The cached result for file ``name`` if it is unchanged since, else ``None``."""
+        result: LoadResult | None = self.get_value(name, st, LoadResult)
+        return result
+
+    def get_value(self, name: str, st: os.stat_result, kind: type) -> Any:
+        """The cached ``kind`` (one of the model's classes) for ``name``, or ``None``."""
         self._seen.add(name)
         entry: Any = self._entries.get(name)
         if entry is None:
             return None
-        if not (isinstance(entry, tuple) and len(entry) == 6 and isinstance(entry[5], LoadResult)):
+        if not (isinstance(entry, tuple) and len(entry) == 6 and type(entry[5]) is kind):
             del self._entries[name]  # not an entry we wrote: as if there were none
             return None
         if entry[:4] != (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino):
@@ -261,8 +268,12 @@ class DirCache:
     def put(self, name: str, before: os.stat_result, path: Path, result: LoadResult) -> None:
         """Remember ``result`` for ``name`` when the file stood still while it was loaded."""
         self._seen.add(name)
-        if not result.cacheable:
-            return
+        if result.cacheable:
+            self.put_value(name, before, path, result)
+
+    def put_value(self, name: str, before: os.stat_result, path: Path, value: Any) -> None:
+        """Remember ``value`` (one of the model's objects, made from the file's bytes alone)."""
+        self._seen.add(name)
         try:
             after = path.stat()
         except OSError:
@@ -272,7 +283,7 @@ class DirCache:
             self._entries.pop(name, None)  # changing, or too fresh to tell: parse it next time
             self._dirty = True
             return
-        self._entries[name] = (*signature(after), now, result)
+        self._entries[name] = (*signature(after), now, value)
         self._dirty = True
 
     def save(self) -> None:

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from attrs import evolve
+from attrs import evolve, fields
 
 from ._cache import DirCache, cache_file, fingerprint, joined_path
 from ._isolated import call_isolated, running_plugin
 from ._manifest import read_manifest
-from ._model import SCOPES, LoadResult, Origin, Problem, Scope, ToolDir, ToolSpec
+from ._model import SCOPES, LoadResult, Origin, Problem, Scope, ToolDir, ToolSpec, Visibility
 from ._registry import Registry
 from ._skills import Bundle, Skill, member_problems, read_agents, read_commands, scan_root
 from ._tool import to_spec
@@ -55,12 +55,22 @@ def _dir_cache(host: ToolHost, tool_dir: ToolDir) -> DirCache | None:
 
 
 def _scan_dir(
-    host: ToolHost, tool_dir: ToolDir, *, use_cache: bool = False
+    host: ToolHost,
+    tool_dir: ToolDir,
+    *,
+    use_cache: bool = False,
+    shared: DirCache | None = None,
+    key: str = "",
+    stamp: Callable[[LoadResult], LoadResult] | None = None,
 ) -> Iterator[tuple[str, LoadResult]]:
     """``(file path, its load result)`` for every file a loader claims, in sorted order.
 
     Paths are plain strings here: a cache hit needs no :class:`~pathlib.Path` at all, and
     parsing 10,000 of them is a measurable share of warm discovery.
+
+    ``shared`` is a cache several directories use (the bundles of one skills root: one file
+    to read instead of one per bundle), with this directory's entries under ``key``; the
+    caller saves it. ``stamp`` changes a fresh load's result before it is cached.
     """
     try:
         with os.scandir(tool_dir.path) as it:
@@ -75,7 +85,9 @@ def _scan_dir(
         )
         return
     load_file = host.hook.tooldrop_load_file
-    cache = _dir_cache(host, tool_dir) if use_cache and entries else None
+    cache = shared
+    if cache is None and use_cache and entries:
+        cache = _dir_cache(host, tool_dir)
     for entry in entries:
         try:
             st = entry.stat()  # follows symlinks, like the reference
@@ -83,7 +95,7 @@ def _scan_dir(
             continue
         if not stat.S_ISREG(st.st_mode):
             continue
-        result = cache.get(entry.name, st) if cache is not None else None
+        result = cache.get(key + entry.name, st) if cache is not None else None
         if result is None:
             path = joined_path(tool_dir.path, entry.name)  # Path(entry.path), made cheaper
             try:
@@ -93,10 +105,12 @@ def _scan_dir(
                 result = LoadResult(problems=[problem])
             if result is None:
                 continue
+            if stamp is not None:
+                result = stamp(result)
             if cache is not None:
-                cache.put(entry.name, st, path, result)
+                cache.put(key + entry.name, st, path, result)
         yield entry.path, result
-    if cache is not None:
+    if cache is not None and shared is None:
         cache.save()
 
 
@@ -195,8 +209,12 @@ def _discover(host: ToolHost, last_good: dict[str, LoadResult]) -> tuple[Registr
             if tool_dir.scope == scope:
                 for path, result in _scan_dir(host, tool_dir, use_cache=True):
                     collector.admit(_kept(collector, path, result, last_good))
-        for bundle, wins in layers.get(scope, ()):
-            _load_bundle(host, collector, bundle, wins, last_good)
+        if scope in layers:
+            bundles, cache = layers[scope]
+            for bundle, wins in bundles:
+                _load_bundle(host, collector, bundle, wins, last_good, cache)
+            if cache is not None:
+                cache.save()
     return collector.registry, collector.problems
 
 
@@ -219,17 +237,24 @@ def _kept(
 
 def _skill_layers(
     host: ToolHost, problems: list[Problem]
-) -> dict[Scope, list[tuple[Bundle, bool]]]:
+) -> dict[Scope, tuple[list[tuple[Bundle, bool]], Any]]:
     """Each layer's bundles, each with whether it wins its skill name (a project bundle
-    shadows a personal one of the same name, whole; the first of a name in a layer wins)."""
+    shadows a personal one of the same name, whole; the first of a name in a layer wins),
+    and the layer's parse cache (one file for all its bundles' manifests, agents and tools).
+    """
     roots: tuple[tuple[Scope, Path], ...] = (
         ("personal", host.personal_skills_dir),
         ("project", host.project_skills_dir),
     )
     found: dict[Scope, list[Bundle]] = {}
+    caches: dict[Scope, Any] = {}
     winners: dict[str, Bundle] = {}
     for scope, root in roots:
-        bundles, trouble = scan_root(root, scope)
+
+        def open_cache(root: Path = root, scope: Scope = scope) -> DirCache | None:
+            return _dir_cache(host, ToolDir(path=root, scope=scope))
+
+        bundles, trouble, caches[scope] = scan_root(root, scope, open_cache)
         problems.extend(trouble)
         found[scope] = bundles
         for bundle in bundles:
@@ -246,8 +271,9 @@ def _skill_layers(
                 problems.append(Problem(path=where, field="name", message=message, severity="info"))
             winners[name] = bundle
     return {
-        scope: [(b, winners.get(b.manifest.name) is b) for b in bundles]
+        scope: ([(b, winners.get(b.manifest.name) is b) for b in bundles], caches[scope])
         for scope, bundles in found.items()
+        if bundles or caches[scope] is not None
     }
 
 
@@ -257,24 +283,33 @@ def _load_bundle(
     bundle: Bundle,
     wins: bool,
     last_good: dict[str, LoadResult],
+    cache: DirCache | None = None,
 ) -> None:
-    agent, problems = read_agents(bundle.path)
+    agent, problems = read_agents(bundle.path, cache)
     collector.problems.extend(problems)
     manifest = bundle.manifest
     commands = read_commands(bundle.path, manifest.name)
     tools: list[ToolSpec] = []
     tool_dir = ToolDir(path=bundle.path / "tools", scope=bundle.scope)
-    for path, result in _scan_dir(host, tool_dir, use_cache=True):
+    name, visibility = manifest.name, manifest.visibility
+    # Results are cached stamped with the bundle's name and visibility, which are part of
+    # the key: a warm load stamps nothing, and an edited skill.yaml misses the cache.
+    # ("/" is in no file name and ":" in no skill name: keys never clash.)
+    key = f"{bundle.path.name}/tools/{name}:{visibility}/"
+
+    def stamp(result: LoadResult) -> LoadResult:
+        if not result.tools:
+            return result
+        stamped = [_stamped(spec, name, visibility) for spec in result.tools]
+        return evolve(result, tools=stamped)
+
+    for path, result in _scan_dir(host, tool_dir, shared=cache, key=key, stamp=stamp):
         tools.extend(_kept(collector, path, result, last_good))
     if not wins:
         return  # a duplicate or shadowed bundle: its files were checked, its tools never load
     names = tuple(spec.name for spec in tools)
     collector.problems.extend(member_problems(bundle, agent, commands, names))
-    name, visibility = manifest.name, manifest.visibility
-    collector.admit(
-        evolve(spec, origin=evolve(spec.origin, skill=name, visibility=visibility))
-        for spec in tools
-    )
+    collector.admit(tools)
     collector.registry.skills[name] = Skill(
         name=name,
         description=manifest.description,
@@ -286,6 +321,30 @@ def _load_bundle(
         commands=commands,
         tool_names=names,
     )
+
+
+_SPEC_FIELDS = tuple(f.name for f in fields(ToolSpec))
+_ORIGIN_FIELDS = tuple(f.name for f in fields(Origin))
+
+
+def _stamped(spec: ToolSpec, skill: str, visibility: Visibility) -> ToolSpec:
+    """``spec`` with its origin naming its bundle and visibility.
+
+    The values were converted and validated when ``spec`` was made, so the copies are made
+    slot by slot, as the parse cache restores them: ``attrs.evolve`` runs every converter
+    again, and a thousand bundle tools pay for it twice each.
+    """
+    origin: Any = object.__new__(Origin)
+    old: Any = spec.origin
+    for name in _ORIGIN_FIELDS:
+        object.__setattr__(origin, name, getattr(old, name))
+    object.__setattr__(origin, "skill", skill)
+    object.__setattr__(origin, "visibility", visibility)
+    new: Any = object.__new__(ToolSpec)
+    for name in _SPEC_FIELDS:
+        object.__setattr__(new, name, getattr(spec, name))
+    object.__setattr__(new, "origin", origin)
+    return new  # type: ignore[no-any-return]
 
 
 def load_paths(

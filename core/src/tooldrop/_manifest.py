@@ -17,7 +17,6 @@ from attrs import field, frozen
 
 from ._files import FileRefused, read_regular_file
 from ._model import Problem, Visibility
-from ._yaml12 import YamlError, line_of, load
 
 __all__ = [
     "DEFAULT_VISIBILITY",
@@ -265,6 +264,9 @@ def read_manifest(path: Path) -> tuple[Manifest | None, Problem | None]:
         return None, Problem(path=path, message=f"cannot read skill.yaml: {exc.strerror or exc}")
     except UnicodeDecodeError:
         return None, Problem(path=path, line=1, message=f"{not_mapping}: it is not UTF-8 text")
+    # YAML is imported when a bundle is found: `import tooldrop` does not pay for it.
+    from ._yaml12 import YamlError, line_of, load
+
     try:
         value, root = load(text.removeprefix("\ufeff"))
     except YamlError as exc:

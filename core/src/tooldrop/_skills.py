@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any, Protocol
 
 from attrs import field, frozen
 
@@ -25,7 +26,6 @@ from ._manifest import (
     read_manifest,
 )
 from ._model import Problem, Scope, ToolSpec
-from ._yaml12 import YamlError, load
 
 __all__ = ["Agent", "Bundle", "Skill", "in_context", "read_agents", "scan_root"]
 
@@ -84,6 +84,36 @@ class Skill:
 
 
 @frozen(kw_only=True)
+class Parsed:
+    """A manifest or agent file read: the object, or the problem (what the parse cache keeps)."""
+
+    value: Manifest | Agent | None
+    problem: Problem | None
+
+
+class _Cache(Protocol):
+    def get_value(self, name: str, st: os.stat_result, kind: type) -> Any: ...
+    def put_value(self, name: str, before: os.stat_result, path: Path, value: Any) -> None: ...
+
+
+def _cached(
+    cache: _Cache | None, key: str, path: Path, st: os.stat_result, read: Callable[[Path], Parsed]
+) -> Parsed:
+    """``read(path)``, or what the parse cache kept for this very file."""
+    found: Parsed | None = None if cache is None else cache.get_value(key, st, Parsed)
+    if found is None:
+        found = read(path)
+        if cache is not None:
+            cache.put_value(key, st, path, found)
+    return found
+
+
+def _read_manifest(path: Path) -> Parsed:
+    manifest, problem = read_manifest(path)
+    return Parsed(value=manifest, problem=problem)
+
+
+@frozen(kw_only=True)
 class Bundle:
     """A bundle directory whose manifest is valid, before its members are read."""
 
@@ -97,28 +127,38 @@ def _entries(directory: Path) -> list[os.DirEntry[str]]:
         return sorted(it, key=lambda e: e.name)  # str order is byte order for UTF-8
 
 
-def scan_root(root: Path, scope: Scope) -> tuple[list[Bundle], list[Problem]]:
+def scan_root(
+    root: Path, scope: Scope, open_cache: Callable[[], _Cache | None] | None = None
+) -> tuple[list[Bundle], list[Problem], _Cache | None]:
     """The bundles directly under ``root`` in name order, the first of each skill name, and
-    the problems: bad manifests (which drop their bundle) and duplicate names in the layer."""
+    the problems: bad manifests (which drop their bundle) and duplicate names in the layer.
+
+    ``open_cache`` gives the parse cache of this root, asked only when the root has entries;
+    it is returned for the bundles' members.
+    """
     try:
         entries = _entries(root)
     except (FileNotFoundError, NotADirectoryError):
-        return [], []
+        return [], [], None
     except OSError as exc:
         message = f"cannot read skills directory: {exc.strerror or exc}"
-        return [], [Problem(path=root, message=message)]
+        return [], [Problem(path=root, message=message)], None
+    cache = open_cache() if open_cache is not None and entries else None
     bundles: list[Bundle] = []
     problems: list[Problem] = []
     seen: set[str] = set()
     for entry in entries:
         directory = Path(entry.path)
         manifest_path = directory / "skill.yaml"
-        if not manifest_path.exists():
+        try:
+            st = manifest_path.stat()
+        except OSError:
             continue  # not a bundle (skill.yml is not one either)
-        manifest, problem = read_manifest(manifest_path)
-        if problem is not None:
-            problems.append(problem)
-        if manifest is None:
+        parsed = _cached(cache, f"{entry.name}/skill.yaml", manifest_path, st, _read_manifest)
+        if parsed.problem is not None:
+            problems.append(parsed.problem)
+        manifest = parsed.value
+        if not isinstance(manifest, Manifest):
             continue
         if manifest.name in seen:
             name = manifest.name
@@ -128,10 +168,10 @@ def scan_root(root: Path, scope: Scope) -> tuple[list[Bundle], list[Problem]]:
             continue  # kept in the list so its members are still checked; never registered
         seen.add(manifest.name)
         bundles.append(Bundle(manifest=manifest, path=directory, scope=scope))
-    return bundles, problems
+    return bundles, problems, cache
 
 
-def _member_files(directory: Path) -> Iterator[Path]:
+def _member_files(directory: Path) -> Iterator[tuple[Path, os.stat_result]]:
     """``*.md`` regular files (symlinks followed) directly in ``directory``, in name order."""
     try:
         entries = _entries(directory)
@@ -141,10 +181,11 @@ def _member_files(directory: Path) -> Iterator[Path]:
         if not entry.name.endswith(".md"):
             continue
         try:
-            if stat.S_ISREG(entry.stat().st_mode):
-                yield Path(entry.path)
+            st = entry.stat()
         except OSError:
             continue
+        if stat.S_ISREG(st.st_mode):
+            yield Path(entry.path), st
 
 
 def _split(text: str) -> tuple[str, str, int] | None:
@@ -189,6 +230,8 @@ def read_agent(path: Path) -> Agent:
             "between --- markers"
         )
     frontmatter, body, first = split
+    from ._yaml12 import YamlError, load  # imported when an agent file is read
+
     try:
         value, _ = load(frontmatter)
     except YamlError as exc:
@@ -211,15 +254,24 @@ def read_agent(path: Path) -> Agent:
     )
 
 
-def read_agents(bundle: Path) -> tuple[Agent | None, list[Problem]]:
+def _read_agent(path: Path) -> Parsed:
+    try:
+        return Parsed(value=read_agent(path), problem=None)
+    except _AgentError as exc:
+        problem = Problem(path=path, line=exc.line, field=exc.field, message=exc.message)
+        return Parsed(value=None, problem=problem)
+
+
+def read_agents(bundle: Path, cache: _Cache | None = None) -> tuple[Agent | None, list[Problem]]:
     """The bundle's agent (the first ``agents/*.md`` that parses) and the problems."""
     agents: list[Agent] = []
     problems: list[Problem] = []
-    for path in _member_files(bundle / "agents"):
-        try:
-            agents.append(read_agent(path))
-        except _AgentError as exc:
-            problems.append(Problem(path=path, line=exc.line, field=exc.field, message=exc.message))
+    for path, st in _member_files(bundle / "agents"):
+        parsed = _cached(cache, f"{bundle.name}/agents/{path.name}", path, st, _read_agent)
+        if isinstance(parsed.value, Agent):
+            agents.append(parsed.value)
+        elif parsed.problem is not None:
+            problems.append(parsed.problem)
     if len(agents) > 1:
         ignored = ", ".join(a.path.name for a in agents[1:])
         message = (
@@ -233,7 +285,7 @@ def read_agents(bundle: Path) -> tuple[Agent | None, list[Problem]]:
 def read_commands(bundle: Path, skill: str) -> tuple[str, ...]:
     """Command names: ``commands/<f>.md`` is ``<skill>:<f>``, or ``<skill>`` when ``f`` is it."""
     names = []
-    for path in _member_files(bundle / "commands"):
+    for path, _ in _member_files(bundle / "commands"):
         stem = path.name[: -len(".md")]
         names.append(skill if stem == skill else f"{skill}:{stem}")
     return tuple(names)
