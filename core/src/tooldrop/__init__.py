@@ -22,9 +22,11 @@ from ._errors import (
     UnknownToolError,
 )
 from ._export import (
+    BUILTIN_EXPORTERS,
     EXPORT_FORMATS,
     NAME_RULES,
     ExportedTools,
+    Exporter,
     ExportFormat,
     NameRule,
     export_tools,
@@ -62,6 +64,7 @@ from ._tool import Tool, ToolDefinitionError, to_spec, tool
 from .hookspecs import hookimpl
 
 __all__ = [
+    "BUILTIN_EXPORTERS",
     "DEFAULT_OUTPUT_LIMIT",
     "EXPORT_FORMATS",
     "FORBIDDEN_ENV",
@@ -75,6 +78,7 @@ __all__ = [
     "Decision",
     "ExportFormat",
     "ExportedTools",
+    "Exporter",
     "InvalidArgumentsError",
     "LoadResult",
     "Manifest",

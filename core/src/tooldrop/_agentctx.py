@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ._cancel import CancelToken
-    from ._export import ExportedTools, ExportFormat
+    from ._export import ExportedTools
     from ._host import ToolHost
     from ._model import ToolResult, ToolSpec
     from ._pending import PendingCall
@@ -45,7 +45,7 @@ class AgentContext:
         """The tool called ``name`` if this agent may call it (in some mode), else ``None``."""
         return self.host.lookup(name, self.skill_name)
 
-    def export(self, fmt: ExportFormat) -> ExportedTools:
+    def export(self, fmt: str) -> ExportedTools:
         """This agent's tools as definitions for ``fmt`` (see :meth:`ToolHost.export`)."""
         return self.host.export(fmt, skill=self.skill_name)
 

@@ -9,13 +9,16 @@ provider's documented tool format (see ``_DOCS``). Two rules hold everywhere:
   :func:`why_not_strict` says why a schema does not.
 * A tool whose name breaks a target's naming rule is left out of that export, with a
   :class:`Problem` naming the tool, its file and the rule, instead of an API error later.
+
+Each format is an :class:`Exporter`. The built-in ones are below; a plugin adds its own through
+the ``tooldrop_exporters`` hook, and :meth:`ToolHost.export` offers both.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, get_args
 
 from attrs import frozen
@@ -25,19 +28,21 @@ from ._export_strict import AnthropicBudget, why_not_strict
 from ._model import Problem, Severity, ToolSpec
 
 __all__ = [
+    "BUILTIN_EXPORTERS",
     "EXPORT_FORMATS",
     "NAME_RULES",
     "ExportFormat",
     "ExportedTools",
+    "Exporter",
     "NameRule",
     "export_tools",
     "mcp_annotations",
     "why_not_strict",
 ]
 
-#: A provider's tool-definition format: what :func:`export_tools` and ``tooldrop schema`` write.
+#: The names of the built-in formats (plugins may add more: see :class:`Exporter`).
 ExportFormat = Literal["openai", "openai-responses", "anthropic", "gemini", "mcp"]
-#: Every :data:`ExportFormat`, in the order the CLI lists them.
+#: Every built-in format's name, in the order the CLI lists them.
 EXPORT_FORMATS: tuple[ExportFormat, ...] = get_args(ExportFormat)
 
 #: Where each format is documented; the test schemas in ``tests/core/export_schemas/`` follow these.
@@ -100,14 +105,14 @@ class ExportedTools(list[dict[str, Any]]):
         notes (severity ``info``, e.g. why a tool is not strict).
     """
 
-    format: ExportFormat
+    format: str
     problems: list[Problem]
 
     def __init__(
         self,
         definitions: Iterable[dict[str, Any]] = (),
         *,
-        format: ExportFormat,
+        format: str,
         problems: Iterable[Problem] = (),
     ) -> None:
         super().__init__(definitions)
@@ -191,23 +196,115 @@ def _mcp(spec: ToolSpec, schema: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def export_tools(specs: Iterable[ToolSpec], fmt: ExportFormat) -> ExportedTools:
+#: What an exporter's ``define`` returns: the definition, and a note for ``.problems``
+#: (why the tool is not strict, say), or ``""``.
+Defined = tuple[dict[str, Any], str]
+
+
+@frozen(kw_only=True)
+class Exporter:
+    """One export format: how it names tools and how it defines one.
+
+    A plugin returns these from ``tooldrop_exporters``; ``host.export(name)`` and ``tooldrop
+    schema --format name`` then offer the format. The core does the rest for every format:
+    tools whose names break :attr:`name_rule` are left out with a problem, each schema is a
+    fresh copy ``define`` may change, and a definition that is not JSON is left out too.
+    """
+
+    #: The format's name, as ``host.export()`` and ``tooldrop schema --format`` take it.
+    name: str
+    #: Its name for people, in messages (``OpenAI Chat Completions``).
+    label: str
+    #: The tool names the target accepts.
+    name_rule: NameRule
+    #: ``define(spec, schema, state) -> (definition, note)`` for one tool. ``schema`` is a
+    #: copy of the tool's input schema; ``state`` is a dict shared by the calls of one export
+    #: (for limits across tools, such as Anthropic's strict-tool budget).
+    define: Callable[[ToolSpec, dict[str, Any], dict[str, Any]], Defined]
+    #: Where the format is documented.
+    docs: str = ""
+
+
+def _not_strict(reasons: list[str]) -> str:
+    return f"not strict: {'; '.join(reasons)}" if reasons else ""
+
+
+def _define_openai(spec: ToolSpec, schema: dict[str, Any], state: dict[str, Any]) -> Defined:
+    definition, reasons = _openai(spec, schema, flat=False)
+    return definition, _not_strict(reasons)
+
+
+def _define_responses(spec: ToolSpec, schema: dict[str, Any], state: dict[str, Any]) -> Defined:
+    definition, reasons = _openai(spec, schema, flat=True)
+    return definition, _not_strict(reasons)
+
+
+def _define_anthropic(spec: ToolSpec, schema: dict[str, Any], state: dict[str, Any]) -> Defined:
+    budget = state.setdefault("budget", AnthropicBudget())
+    definition, reasons = _anthropic(spec, schema, budget)
+    return definition, _not_strict(reasons)
+
+
+def _define_gemini(spec: ToolSpec, schema: dict[str, Any], state: dict[str, Any]) -> Defined:
+    return gemini_declaration(spec.name, spec.description, schema)
+
+
+def _define_mcp(spec: ToolSpec, schema: dict[str, Any], state: dict[str, Any]) -> Defined:
+    return _mcp(spec, schema), ""
+
+
+_DEFINE = {
+    "openai": _define_openai,
+    "openai-responses": _define_responses,
+    "anthropic": _define_anthropic,
+    "gemini": _define_gemini,
+    "mcp": _define_mcp,
+}
+#: The formats the core ships, in the order the CLI lists them.
+BUILTIN_EXPORTERS: tuple[Exporter, ...] = tuple(
+    Exporter(
+        name=fmt,
+        label=_LABELS[fmt],
+        name_rule=NAME_RULES[fmt],
+        define=_DEFINE[fmt],
+        docs=_DOCS[fmt],
+    )
+    for fmt in EXPORT_FORMATS
+)
+
+
+def _find(fmt: str | Exporter, exporters: Iterable[Exporter] | None) -> Exporter:
+    if isinstance(fmt, Exporter):
+        return fmt
+    known = {e.name: e for e in (BUILTIN_EXPORTERS if exporters is None else exporters)}
+    if fmt not in known:
+        raise ValueError(f"unknown export format {fmt!r}; expected one of: {', '.join(known)}")
+    return known[fmt]
+
+
+def export_tools(
+    specs: Iterable[ToolSpec],
+    fmt: str | Exporter,
+    *,
+    exporters: Iterable[Exporter] | None = None,
+) -> ExportedTools:
     """Definitions of ``specs`` for ``fmt``, with the problems met along the way.
 
     :param specs: The tools, usually ``host.tools()``.
     :param fmt: ``openai`` (Chat Completions), ``openai-responses``, ``anthropic``, ``gemini``
-        (function declarations; wrap them in ``{"functionDeclarations": [...]}``) or ``mcp``.
+        (function declarations; wrap them in ``{"functionDeclarations": [...]}``), ``mcp``,
+        another format's name in ``exporters``, or an :class:`Exporter` itself.
+    :param exporters: The formats to look ``fmt`` up in (default: :data:`BUILTIN_EXPORTERS`;
+        ``host.export`` passes the host's, plugins' formats included).
     :returns: The definitions, in the order of ``specs``; ``.problems`` lists each tool left
         out (its name breaks the target's rule) as an error, and why a tool is not strict or
         took Gemini's JSON Schema form as an info.
     :raises ValueError: for an unknown format.
     """
-    if fmt not in EXPORT_FORMATS:
-        known = ", ".join(EXPORT_FORMATS)
-        raise ValueError(f"unknown export format {fmt!r}; expected one of: {known}")
-    out = ExportedTools(format=fmt)
-    label, rule = _LABELS[fmt], NAME_RULES[fmt]
-    budget = AnthropicBudget()
+    exporter = _find(fmt, exporters)
+    out = ExportedTools(format=exporter.name)
+    label, rule = exporter.label, exporter.name_rule
+    state: dict[str, Any] = {}
     for spec in specs:
         if not rule.fits(spec.name):
             message = (
@@ -216,18 +313,7 @@ def export_tools(specs: Iterable[ToolSpec], fmt: ExportFormat) -> ExportedTools:
             )
             out.problems.append(_problem(spec, message))
             continue
-        schema = _plain(spec.input_schema)
-        note = ""
-        if fmt == "openai" or fmt == "openai-responses":
-            definition, reasons = _openai(spec, schema, flat=fmt == "openai-responses")
-            note = f"not strict: {'; '.join(reasons)}" if reasons else ""
-        elif fmt == "anthropic":
-            definition, reasons = _anthropic(spec, schema, budget)
-            note = f"not strict: {'; '.join(reasons)}" if reasons else ""
-        elif fmt == "gemini":
-            definition, note = gemini_declaration(spec.name, spec.description, schema)
-        else:
-            definition = _mcp(spec, schema)
+        definition, note = exporter.define(spec, _plain(spec.input_schema), state)
         try:
             json.dumps(definition, allow_nan=False)
         except (TypeError, ValueError) as exc:

@@ -15,7 +15,7 @@ from ._agentctx import AgentContext
 from ._cancel import CancelToken
 from ._discover import discover
 from ._errors import InvalidArgumentsError, RenderError, UnknownSkillError, UnknownToolError
-from ._export import ExportedTools, ExportFormat, export_tools
+from ._export import BUILTIN_EXPORTERS, ExportedTools, Exporter, export_tools
 from ._grants import GrantStore
 from ._model import (
     MODES,
@@ -155,6 +155,7 @@ class ToolHost:
         self._lock = threading.RLock()
         self._registry: Any = None
         self._load_problems: list[Problem] = []
+        self._exporter_problems: list[Problem] = []
         self._last_good: dict[str, LoadResult] = {}
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
 
@@ -377,19 +378,37 @@ class ToolHost:
         self._trusted = None
         return self.trust_store.revoke(self.project_dir)
 
-    def export(self, fmt: ExportFormat, skill: str | None = None) -> ExportedTools:
+    def exporters(self) -> dict[str, Exporter]:
+        """Every export format this host offers, by name: the built-in ones, then plugins'
+        (``tooldrop_exporters``), a plugin's replacing a built-in one of the same name."""
+        found = {exporter.name: exporter for exporter in BUILTIN_EXPORTERS}
+        self._exporter_problems = []
+        try:
+            # pluggy calls the last-registered plugin first; reversed, later plugins win.
+            for group in reversed(self.hook.tooldrop_exporters(host=self)):
+                for exporter in group or ():
+                    if not isinstance(exporter, Exporter):
+                        raise TypeError(f"{exporter!r} is not a tooldrop.Exporter")
+                    found[exporter.name] = exporter
+        except Exception as exc:  # noqa: BLE001 - a broken plugin loses its formats, not ours.
+            message = f"tooldrop_exporters failed: {type(exc).__name__}: {exc}"
+            self._exporter_problems = [Problem(message=message)]
+        return found
+
+    def export(self, fmt: str, skill: str | None = None) -> ExportedTools:
         """The available tools as definitions for ``fmt``: a list, with ``.problems``.
 
-        :param fmt: ``openai``, ``openai-responses``, ``anthropic``, ``gemini`` or ``mcp``.
+        :param fmt: ``openai``, ``openai-responses``, ``anthropic``, ``gemini``, ``mcp``, or a
+            format a plugin adds (see :meth:`exporters`).
         :param skill: The agent context (see :meth:`tools`).
         :raises ValueError: for an unknown format. See :func:`tooldrop.export_tools`.
         """
-        return export_tools(self.tools(skill), fmt)
+        return export_tools(self.tools(skill), fmt, exporters=self.exporters().values())
 
     def problems(self) -> list[Problem]:
         """Every plugin and load problem, each with its file and line when it has one."""
         self._loaded()
-        return [*self._plugins.problems, *self._load_problems]
+        return [*self._plugins.problems, *self._load_problems, *self._exporter_problems]
 
     # -- calls --------------------------------------------------------------------------
 

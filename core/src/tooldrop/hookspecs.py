@@ -20,6 +20,7 @@ import pluggy
 if TYPE_CHECKING:
     import click
 
+    from ._export import Exporter
     from ._host import ToolHost
     from ._model import (
         Command,
@@ -280,6 +281,26 @@ def tooldrop_after_call(call: ToolCall, result: ToolResult, host: ToolHost) -> N
     denied, timed out, run). Each implementation fails on its own: one that raises is
     reported on stderr and the others still see the call. Hook wrappers, ``tryfirst`` and
     ``trylast`` apply as to any other hook.
+    """
+
+
+# -------------------------------------------------------------------------
+# export hooks
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def tooldrop_exporters(host: ToolHost) -> Iterable[Exporter] | None:
+    """Add tool-definition formats for ``host.export()`` and ``tooldrop schema --format``.
+
+    :param host: The host asking.
+    :returns: :class:`tooldrop.Exporter` objects, or ``None``.
+
+    The built-in formats (:data:`tooldrop.BUILTIN_EXPORTERS`: ``openai``, ``openai-responses``,
+    ``anthropic``, ``gemini``, ``mcp``) come first; a plugin's exporter with the name of a
+    built-in one replaces it, and of two plugins' exporters with one name the later one wins
+    (order them with ``tryfirst`` / ``trylast``). A plugin whose implementation raises is
+    reported as a problem, and the other formats stay available.
     """
 
 
