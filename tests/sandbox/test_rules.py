@@ -55,6 +55,16 @@ def test_the_command_line_applies_every_rule_in_order(writable, protected, netwo
             if flag in ("--ro-bind", "--tmpfs") and value == path and i > max(binds, default=-1)
         ]  # fmt: skip
         assert shielded or not covered, (path, argv)
+        if not covered:
+            continue
+        # ... and every directory between it and its writable root is a mount point (bound
+        # onto itself before it), so it cannot be renamed away with the mount inside.
+        root = max((w for w in writable if path.startswith(w + "/")), key=len, default=path)
+        above = os.path.dirname(path)
+        while above != root and above.startswith(root + "/"):
+            bound = [i for i, pair in enumerate(pairs) if pair == ("--bind", above)]
+            assert bound and bound[0] < shielded[0], (above, argv)
+            above = os.path.dirname(above)
     assert ("--unshare-net" in options) is not network
     assert ("--seccomp" in options) is (seccomp is not None)
     for flag in ("--unshare-pid", "--die-with-parent", "--unshare-ipc", "--disable-userns"):

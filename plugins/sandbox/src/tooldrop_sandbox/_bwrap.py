@@ -7,6 +7,7 @@ The mount layout, in the order bwrap applies it (a later mount covers an earlier
     --tmpfs /tmp             a private, empty /tmp
     --ro-bind P P            the project and cwd again when they live under /tmp
     --bind-try W W           each writable path (one that does not exist is left out)
+    --bind A A               the directories above a protected path inside a writable one
     --ro-bind C C            the protected paths inside a writable one (config, cache)
 
 plus ``--unshare-user --cap-drop ALL`` (and ``--disable-userns`` where bwrap has it): without a
@@ -34,7 +35,7 @@ from attrs import frozen
 
 from ._policy import Policy, inside
 
-__all__ = ["BWRAP", "Probe", "bwrap_argv", "probe_bwrap"]
+__all__ = ["BWRAP", "Probe", "bwrap_argv", "create_protected", "probe_bwrap"]
 
 BWRAP = "bwrap"
 _TMP = "/tmp"  # noqa: S108 - the path the sandbox replaces, not a file we create
@@ -112,6 +113,47 @@ def probe_bwrap() -> Probe:
     return probe
 
 
+def _shield(policy: Policy) -> list[str]:
+    """Mounts that keep the protected paths inside a writable one read-only *and in place*.
+
+    A read-only bind alone is not enough: the tool could rename a directory above it (the
+    mount moves along) and create a new config dir, with its own trust and grants files, where
+    the old one was. A mount point cannot be renamed or removed, so every directory between
+    the writable root and the protected path is bound onto itself (still writable) first,
+    outermost first, and the protected paths are bound read-only after all of them (a later
+    bind of an ancestor would cover them). One that does not exist is an empty read-only
+    directory (:func:`create_protected` creates them on the host first, so this is rare).
+    """
+    ancestors: list[str] = []
+    shielded: list[str] = []
+    for path in policy.protected:
+        root = next((w for w in policy.writable if inside(path, w)), None)
+        if root is None:
+            continue  # read-only already (or hidden under the private /tmp)
+        parent = Path(path).parent
+        while str(parent) != root and inside(str(parent), root):
+            ancestors.append(str(parent))
+            parent = parent.parent
+        shielded.append(path)
+    out: list[str] = []
+    for path in sorted(set(ancestors), key=lambda p: (p.count("/"), p)):
+        out += ["--bind", path, path]
+    for path in sorted(set(shielded), key=lambda p: (p.count("/"), p)):
+        if Path(path).exists():
+            out += ["--ro-bind", path, path]
+        else:
+            out += ["--tmpfs", path, "--remount-ro", path]
+    return out
+
+
+def create_protected(policy: Policy) -> None:
+    """Create the protected directories that lie inside a writable path and do not exist yet
+    (empty, private): tooldrop would create them anyway, and a confined tool must not."""
+    for path in policy.protected:
+        if any(inside(path, w) for w in policy.writable):
+            Path(path).mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
 def bwrap_argv(
     bwrap: str,
     policy: Policy,
@@ -135,13 +177,7 @@ def bwrap_argv(
             out += ["--ro-bind", path, path]
     for path in policy.writable:
         out += ["--bind-try", path, path]  # a path that does not exist yet stays read-only
-    for path in policy.protected:
-        if not any(inside(path, w) for w in policy.writable):
-            continue  # read-only already (or hidden under the private /tmp)
-        if Path(path).exists():
-            out += ["--ro-bind", path, path]
-        else:  # not there yet: an empty read-only directory, so it cannot be created
-            out += ["--tmpfs", path, "--remount-ro", path]
+    out += _shield(policy)
     out += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"]
     if not policy.network:
         out.append("--unshare-net")

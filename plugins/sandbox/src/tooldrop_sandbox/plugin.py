@@ -32,7 +32,7 @@ from tooldrop import (
     hookimpl,
 )
 
-from ._bwrap import Probe, bwrap_argv, probe_bwrap
+from ._bwrap import Probe, bwrap_argv, create_protected, probe_bwrap
 from ._explain import explainer
 from ._policy import policy_for
 from ._seatbelt import probe_seatbelt, seatbelt_argv
@@ -116,6 +116,7 @@ def tooldrop_wrap_command(call: ToolCall, command: Command, host: ToolHost) -> C
     if by == "sandbox-exec":  # pragma: no cover - a sketch; see _seatbelt
         argv = seatbelt_argv(found.path, policy, command.argv)
     else:
+        create_protected(policy)
         fd = None if policy.network else _filter_fd()
         if fd is not None:
             fds = (fd,)
