@@ -46,7 +46,9 @@ def test_always_allow_at_the_prompt_is_remembered_for_this_version(
     host.call("guarded", {}, ask=ask)
     assert asked == ["guarded"]
     grants = json.loads((user_dir / "grants.json").read_text())
-    assert grants == {"version": 1, "grants": {"guarded": ["hash-of-guarded"]}}
+    [grant] = grants["grants"]
+    assert grants["version"] == 2
+    assert grant == {**grant, "name": "guarded", "hash": "hash-of-guarded", "scope": "plugin"}
 
     # The same name with other content (an edited file) is a different tool: asks again.
     from tooldrop import Origin
@@ -80,9 +82,8 @@ def test_a_corrupt_grants_file_grants_nothing(make_host, tool_pack, spec_factory
     host = make_host(tool_pack(spec_factory("guarded", approval="always")))
     assert host.call("guarded", {}).denied
     host.call("guarded", {}, ask=lambda call: Decision.allow(remember=True))
-    assert json.loads((user_dir / "grants.json").read_text())["grants"] == {
-        "guarded": ["hash-of-guarded"]
-    }
+    [grant] = json.loads((user_dir / "grants.json").read_text())["grants"]
+    assert (grant["name"], grant["hash"]) == ("guarded", "hash-of-guarded")
 
 
 def test_a_tool_without_a_content_hash_is_never_granted(
@@ -132,3 +133,49 @@ def test_no_policy_plugin_can_allow_an_untrusted_project_tool_unasked(
 def test_a_policy_plugin_may_still_allow_what_needs_no_person(make_host, tool_pack, spec_factory):
     host = make_host(tool_pack(spec_factory("guarded", approval="always")), AllowEverything())
     assert host.call("guarded", {}).text == "guarded: {}"
+
+
+def test_a_project_grant_holds_only_in_the_project_it_was_given(
+    tmp_path, user_dir, core_plugins, tool_writer, echo
+):
+    from tooldrop import ToolHost
+
+    hosts = []
+    for name in ("a", "b"):
+        root = tmp_path / name
+        (root / ".tooldrop" / "tools").mkdir(parents=True)
+        tool_writer(root / ".tooldrop" / "tools", "t.json", name="t", approval="always")
+        host = ToolHost(project_dir=root, user_dir=user_dir, plugins=core_plugins)
+        host.trust()
+        hosts.append(host)
+    a, b = hosts
+    assert a.get("t").origin.content_hash == b.get("t").origin.content_hash  # the same bytes
+    assert not a.call("t", {}, ask=lambda call: Decision.allow(remember=True)).is_error
+    assert not a.call("t", {}).is_error  # the grant answers in a
+    assert b.call("t", {}).denied  # but not in b
+    assert a.grants.is_granted(a.get("t")) and not b.grants.is_granted(b.get("t"))
+    assert [g.place for g in b.grants.all()] == [str(a.project_dir)]
+
+
+def test_a_personal_grant_holds_in_every_project(tmp_path, user_dir, core_plugins, tool_writer):
+    from tooldrop import ToolHost
+
+    tool_writer(user_dir / "tools", "mine.json", name="mine", approval="always")
+    first = ToolHost(project_dir=tmp_path / "a", user_dir=user_dir, plugins=core_plugins)
+    first.call("mine", {}, ask=lambda call: Decision.allow(remember=True))
+    other = ToolHost(project_dir=tmp_path / "b", user_dir=user_dir, plugins=core_plugins)
+    assert not other.call("mine", {}).is_error
+    [grant] = other.grants.all()
+    assert (grant.scope, grant.place) == ("personal", str(user_dir.resolve()))
+
+
+def test_a_grant_file_of_another_shape_grants_nothing(make_host, tool_pack, spec_factory, user_dir):
+    for data in (
+        {"version": 2, "grants": {"guarded": ["hash-of-guarded"]}},
+        {"version": 2, "grants": [{"name": "guarded", "hash": "hash-of-guarded"}]},
+        {"version": 3, "grants": []},
+        [],
+    ):
+        (user_dir / "grants.json").write_text(json.dumps(data))
+        host = make_host(tool_pack(spec_factory("guarded", approval="always")))
+        assert host.call("guarded", {}).denied, data

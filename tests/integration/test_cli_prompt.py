@@ -73,7 +73,9 @@ def test_always_allow_is_remembered_for_this_version_of_the_tool(project, tmp_pa
     assert out == f"EXIT_CODE: 0\ntouched {target}"
     assert "[a] always allow" in err
     grants = json.loads((user / "grants.json").read_text())["grants"]
-    assert list(grants) == ["touch_file"]
+    assert [(g["name"], g["scope"], g["place"]) for g in grants] == [
+        ("touch_file", "project", str(project.resolve()))
+    ]
 
     # No terminal now, and the project is not trusted: a grant never bypasses that rule.
     again = tmp_path / "b"

@@ -66,8 +66,13 @@ def test_always_allow_is_remembered_for_this_version_of_the_file(dirs, make_host
     always = Asker(Decision.allow(remember=True))
     assert host.call("custom__touch", {}, ask=always).text == "ran v1"
     grants = json.loads((dirs.user / "grants.json").read_text())
-    assert list(grants["grants"]) == ["custom__touch"]
-    assert grants["grants"]["custom__touch"] == [host.get("custom__touch").origin.content_hash]
+    [grant] = grants["grants"]
+    assert (grant["name"], grant["scope"], grant["place"]) == (
+        "custom__touch",
+        "personal",
+        str(dirs.user.resolve()),
+    )
+    assert grant["hash"] == host.get("custom__touch").origin.content_hash
 
     never_asked = Asker(False)
     assert host.call("custom__touch", {}, ask=never_asked).text == "ran v1"

@@ -145,7 +145,7 @@ class ToolHost:
         )
         #: Reuse load results of unchanged files across runs (``TOOLDROP_NO_CACHE=1``: never).
         self.cache = cache and not env_flag("TOOLDROP_NO_CACHE")
-        self.grants = GrantStore(self.config_dir / "grants.json")
+        self.grants = GrantStore(self.config_dir / "grants.json", self.project_dir, self.config_dir)
         self.trust_store = TrustStore(self.config_dir / "trust.json")
         self._trusted: tuple[object, bool] | None = None  # (registry it was computed for, answer)
 
@@ -406,9 +406,18 @@ class ToolHost:
         return export_tools(self.tools(skill), fmt, exporters=self.exporters().values())
 
     def problems(self) -> list[Problem]:
-        """Every plugin and load problem, each with its file and line when it has one."""
+        """Every plugin and load problem, each with its file and line when it has one.
+
+        Also a notice (severity ``info``) when ``grants.json`` holds grants of an older format,
+        which are ignored.
+        """
         self._loaded()
-        return [*self._plugins.problems, *self._load_problems, *self._exporter_problems]
+        return [
+            *self._plugins.problems,
+            *self._load_problems,
+            *self._exporter_problems,
+            *self.grants.notices(),
+        ]
 
     # -- calls --------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from ._author import new_command, render_command
 from ._call import call_command
 from ._context import CliContext
 from ._export import schema_command
+from ._grants import grants_command
 from ._inspect import check_command, list_command, plugins_command, show_command
 from ._trust import trust_command
 
@@ -31,6 +32,7 @@ CORE_COMMANDS = (
     schema_command,
     plugins_command,
     trust_command,
+    grants_command,
 )
 
 

@@ -12,9 +12,15 @@ import click
 from .._host import ToolHost
 from .._model import Decision, ToolCall, ToolSpec
 from ._context import CliContext, pass_cli, skill_option
-from ._format import allowed, shown_path
+from ._format import allowed, place_text, shown_path
 
-__all__ = ["call_command", "describe_call", "parse_call_args", "prompt_for_approval"]
+__all__ = [
+    "always_allow_note",
+    "call_command",
+    "describe_call",
+    "parse_call_args",
+    "prompt_for_approval",
+]
 
 #: Exit statuses of ``tooldrop call``.
 EXIT_OK, EXIT_ERROR, EXIT_DENIED = 0, 1, 2
@@ -130,6 +136,15 @@ def _edit_args(call: ToolCall) -> dict[str, Any] | None:
     return value
 
 
+def always_allow_note(spec: ToolSpec, host: ToolHost) -> str:
+    """Where an "always allow" given now would hold, and when it would apply."""
+    where = place_text(*host.grants.place_of(spec))
+    note = f"[a] always allow: remembered for this version of {spec.name}, for {where} only"
+    if not host.is_trusted(spec):
+        note += "; it applies once you trust the project (`tooldrop trust`)"
+    return note + "."
+
+
 def prompt_for_approval(call: ToolCall, host: ToolHost) -> Decision | None:
     """Ask on the terminal whether ``call`` may run: yes, no, always allow, or edit.
 
@@ -145,6 +160,8 @@ def prompt_for_approval(call: ToolCall, host: ToolHost) -> Decision | None:
     choices = dict(CHOICES)
     if call.spec.requires_approval:
         del choices["a"]
+    elif host is not None:
+        click.echo(always_allow_note(call.spec, host), err=True)
     menu = ", ".join(f"[{key}] {label}" for key, label in choices.items())
     while True:
         try:

@@ -74,7 +74,31 @@ def allowed(spec: ToolSpec, host: ToolHost) -> str:
     return f"not confined (sandbox: auto, but no sandbox works here): your full rights{_asks(spec)}"
 
 
-def tool_json(spec: ToolSpec, *, available: bool) -> dict[str, Any]:
+def place_text(scope: str, place: str) -> str:
+    """Where a grant holds, as a person reads it: ``project ~/src/app``, ``your personal tools``."""
+    if scope == "project":
+        return f"project {shown_path(Path(place))}"
+    if scope == "personal":
+        return f"personal tools in {shown_path(Path(place))}"
+    return f"plugin tools from {shown_path(Path(place)) if place.startswith('/') else place}"
+
+
+def grant_state(spec: ToolSpec, host: ToolHost, granted: bool | None = None) -> str:
+    """``applies``, ``waits for trust`` or ``""``: what a remembered grant does for ``spec``.
+
+    :param granted: Whether a grant covers the tool here, when already known (a listing reads
+        the grants file once); read from ``host.grants`` otherwise.
+    """
+    if spec.requires_approval:
+        return ""  # asks on every call: a grant never applies
+    if granted is None:
+        granted = host.grants.is_granted(spec)
+    if not granted:
+        return ""
+    return "applies" if host.is_trusted(spec) else "waits for trust"
+
+
+def tool_json(spec: ToolSpec, *, available: bool, grant: str = "") -> dict[str, Any]:
     origin = spec.origin
     return {
         "name": spec.name,
@@ -93,6 +117,8 @@ def tool_json(spec: ToolSpec, *, available: bool) -> dict[str, Any]:
         "available": available,
         "skill": origin.skill,
         "visibility": origin.visibility,
+        # "applies", "waits for trust" (an untrusted project's tool), or null.
+        "grant": grant or None,
         "input_schema": spec.input_schema,
     }
 

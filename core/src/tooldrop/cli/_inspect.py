@@ -9,6 +9,7 @@ from collections import defaultdict
 import click
 
 from .._discover import load_paths
+from .._host import ToolHost
 from .._model import SCOPES, Problem, ToolSpec
 from .._skills import in_context
 from ._context import CliContext, pass_cli, skill_option
@@ -16,6 +17,8 @@ from ._format import (
     allowed,
     echo_json,
     first_line,
+    grant_state,
+    place_text,
     plugin_json,
     problem_json,
     problem_line,
@@ -28,7 +31,11 @@ from ._format import (
 __all__ = ["check_command", "list_command", "plugins_command", "show_command"]
 
 
-def _policy(spec: ToolSpec) -> str:
+#: How a listing shows what a remembered grant does for a tool.
+_GRANT = {"applies": "always allowed (grant)", "waits for trust": "grant waits for trust"}
+
+
+def _policy(spec: ToolSpec, grant: str = "") -> str:
     parts: list[str] = [spec.approval]
     if spec.origin.visibility == "scoped":
         parts.insert(0, "scoped")
@@ -36,6 +43,8 @@ def _policy(spec: ToolSpec) -> str:
         parts.append("read-only")
     if spec.requires_approval:
         parts.append("asks every time")
+    if grant:
+        parts.append(_GRANT[grant])
     return " · ".join(parts)
 
 
@@ -77,10 +86,14 @@ def list_command(ctx: CliContext, as_json: bool, skill: str | None) -> None:
         specs = [s for s in specs if in_context(s, selected)]
     available = {spec.name: host.is_available(spec) for spec in specs}
     problems = _all_problems(ctx)
+    covered = host.grants.granted(specs)
+    grants = {s.name: grant_state(s, host, s.name in covered) for s in specs}
     if as_json:
         echo_json(
             {
-                "tools": [tool_json(s, available=available[s.name]) for s in specs],
+                "tools": [
+                    tool_json(s, available=available[s.name], grant=grants[s.name]) for s in specs
+                ],
                 "skills": [skill_json(s) for s in host.skills()],
                 "problems": [problem_json(p) for p in problems],
             }
@@ -99,12 +112,13 @@ def list_command(ctx: CliContext, as_json: bool, skill: str | None) -> None:
     width = terminal_width()
     for (_, source, scope), members in sorted(groups.items()):
         click.echo(f"\n{_header(ctx, source, scope, members)}")
+        policies = {s.name: _policy(s, grants[s.name]) for s in members}
         name_width = max(len(s.name) for s in members)
-        policy_width = max(len(_policy(s)) for s in members)
+        policy_width = max(map(len, policies.values()))
         room = max(width - name_width - policy_width - 6, 20)
         for spec in sorted(members, key=lambda s: s.name):
             description = first_line(spec.description, room)
-            click.echo(f"  {spec.name:<{name_width}}  {description:<{room}}  {_policy(spec)}")
+            click.echo(f"  {spec.name:<{name_width}}  {description:<{room}}  {policies[spec.name]}")
     if not shown:
         click.echo("\n  (no tools)")
     if hidden:
@@ -129,7 +143,7 @@ def _header(ctx: CliContext, source: str, scope: str, members: list[ToolSpec]) -
         where = f"  {', '.join(sorted(folders))}" if folders else ""
         extra = ""
     if scope == "project" and not host.is_trusted():
-        extra += "  (not trusted: every call asks first; see `tooldrop trust`)"
+        extra += "  (not trusted: every call asks first, grants too; see `tooldrop trust`)"
     return f"{source} · {scope}{where}{extra}"
 
 
@@ -145,8 +159,9 @@ def show_command(ctx: CliContext, name: str, as_json: bool) -> None:
         click.echo(f'tooldrop: no tool named "{name}" (see `tooldrop list`)', err=True)
         sys.exit(1)
     available = host.is_available(spec)
+    grant = grant_state(spec, host)
     if as_json:
-        echo_json(tool_json(spec, available=available))
+        echo_json(tool_json(spec, available=available, grant=grant))
         return
     origin = spec.origin
     where = shown_path(origin.path)
@@ -170,6 +185,7 @@ def show_command(ctx: CliContext, name: str, as_json: bool) -> None:
     click.echo(f"  available  {state} in {host.mode} mode")
     click.echo(f"  runner     {spec.runner}" + (f" ({spec.shell})" if spec.shell else ""))
     click.echo(f"  allowed    {allowed(spec, host)}")
+    click.echo(f"  grant      {_grant_line(spec, host, grant)}")
     if spec.cwd:
         click.echo(f"  cwd        {spec.cwd}")
     for key, value in spec.env.items():
@@ -177,6 +193,21 @@ def show_command(ctx: CliContext, name: str, as_json: bool) -> None:
     click.echo("\n  JSON Schema")
     for line in json.dumps(spec.input_schema, indent=2, ensure_ascii=False).splitlines():
         click.echo(f"    {line}")
+
+
+def _grant_line(spec: ToolSpec, host: ToolHost, grant: str) -> str:
+    """Whether a remembered "always allow" covers the tool, and where it holds."""
+    if spec.requires_approval:
+        return "never remembered: it asks on every call"
+    where = place_text(*host.grants.place_of(spec))
+    if grant == "applies":
+        return f"always allowed: this version, for {where} (see `tooldrop grants`)"
+    if grant == "waits for trust":
+        return (
+            f"remembered for this version, for {where}; it applies once the project is "
+            "trusted (`tooldrop trust`)"
+        )
+    return f'none for this version (an "always allow" would hold for {where})'
 
 
 @click.command("check")
