@@ -59,7 +59,7 @@ def test_the_command_line_applies_every_rule_in_order(writable, protected, netwo
             continue
         # ... and every directory between it and its writable root is a mount point (bound
         # onto itself before it), so it cannot be renamed away with the mount inside.
-        root = max((w for w in writable if path.startswith(w + "/")), key=len, default=path)
+        root = min((w for w in writable if path.startswith(w + "/")), key=len, default=path)
         above = os.path.dirname(path)
         while above != root and above.startswith(root + "/"):
             bound = [i for i, pair in enumerate(pairs) if pair == ("--bind", above)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -179,3 +180,22 @@ def test_show_and_the_prompt_say_what_a_tool_is_allowed(project, tmp_path):
     trusted = run("trust")
     assert "lint:\n  Allowed: confined (bwrap): writes cache only, no network" in trusted
     assert "fetch:\n  Allowed: confined (bwrap): writes nothing, network allowed" in trusted
+
+
+def test_a_bwrap_inside_the_project_is_never_used(project, monkeypatch):
+    """A project could ship a fake bwrap that confines nothing; a PATH with ./bin finds it."""
+    fake = project.root / "bin" / "bwrap"
+    fake.parent.mkdir(parents=True)
+    ran = project.root / "fake-ran"
+    fake.write_text(
+        f'#!/bin/sh\ntouch {ran}\nwhile [ "$1" != "--" ]; do shift; done; shift; exec "$@"\n'
+    )
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:{os.environ['PATH']}")
+    marker = project.root / "ran"
+    project.tool("harmless", f"touch {marker}\n", read_only=True)
+    result = project.call("harmless", "required")
+    assert result.is_error
+    assert "bin/bwrap is inside the project, so it is not trusted" in result.text
+    assert not marker.exists()
+    assert not ran.exists()  # never run, not even to check that it works

@@ -90,27 +90,37 @@ def _run_probe(path: str | None) -> Probe:
     return Probe(path, "")
 
 
-def probe_bwrap() -> Probe:
+def probe_bwrap(untrusted: str | None = None) -> Probe:
     """Find ``bwrap`` on ``PATH`` and run it once; remembered per path found.
 
     A failing check is not retried in this process, but ``PATH`` is searched again on each
     call until bwrap is found (installing bubblewrap while a host runs is noticed); once it
     works, the answer is remembered for that ``PATH`` (a call should not pay for the search).
+
+    :param untrusted: A directory (the project) a ``bwrap`` must not come from: a project, or
+        a tool that wrote there, could ship one that confines nothing, and a ``PATH`` holding
+        ``./bin`` or ``node_modules/.bin`` would find it first. Such a one is refused before it
+        is ever run.
     """
     search = os.environ.get("PATH")
     found = _found.get(search)
-    if found is not None:  # this PATH was searched before, and bwrap worked there
-        return found
-    path = shutil.which(BWRAP)
-    probe = _probes.get(path)
-    if probe is None:
-        with _lock:
-            probe = _probes.get(path)
-            if probe is None:
-                probe = _probes[path] = _run_probe(path)
-    if probe.path is not None:
-        _found[search] = probe
-    return probe
+    if found is None:
+        path = shutil.which(BWRAP)
+        real = None if path is None else os.path.realpath(path)
+        if real is not None and untrusted is not None and inside(real, untrusted):
+            return Probe(None, f"{path} is inside the project, so it is not trusted")
+        probe = _probes.get(real)
+        if probe is None:
+            with _lock:
+                probe = _probes.get(real)
+                if probe is None:
+                    probe = _probes[real] = _run_probe(real)
+        if probe.path is None:
+            return probe
+        found = _found[search] = probe
+    if untrusted is not None and found.path is not None and inside(found.path, untrusted):
+        return Probe(None, f"{found.path} is inside the project, so it is not trusted")
+    return found
 
 
 def _shield(policy: Policy) -> list[str]:
@@ -127,7 +137,8 @@ def _shield(policy: Policy) -> list[str]:
     ancestors: list[str] = []
     shielded: list[str] = []
     for path in policy.protected:
-        root = next((w for w in policy.writable if inside(path, w)), None)
+        # The outermost writable path holding it: everything below that could be renamed.
+        root = min((w for w in policy.writable if inside(path, w)), key=len, default=None)
         if root is None:
             continue  # read-only already (or hidden under the private /tmp)
         parent = Path(path).parent

@@ -58,13 +58,17 @@ _UNUSABLE = (
 _said = threading.Event()
 
 
-def probe() -> Probe:
-    """The sandbox this system has: bubblewrap on Linux, ``sandbox-exec`` on macOS (untested)."""
+def probe(project: str | None = None) -> Probe:
+    """The sandbox this system has: bubblewrap on Linux, ``sandbox-exec`` on macOS (untested).
+
+    :param project: A directory the sandbox program must not come from (see
+        :func:`tooldrop_sandbox.probe_bwrap`).
+    """
     system = sys.platform  # a variable: type checkers would call the other branches dead
     if system == "darwin":  # pragma: no cover - a sketch; see _seatbelt
         return probe_seatbelt()
     if system.startswith("linux"):
-        return probe_bwrap()
+        return probe_bwrap(project)
     return Probe(None, f"tooldrop-sandbox has no sandbox for {system}")
 
 
@@ -74,11 +78,15 @@ def _say_once(problem: str) -> None:
         sys.stderr.write(_UNUSABLE.format(problem=problem))
 
 
+def _for_host(host: ToolHost) -> Probe:
+    return probe(str(host.project_dir))
+
+
 def _working(host: ToolHost) -> Probe | None:
     """The sandbox to use, or ``None`` (setting ``off``, or none works: said once in auto)."""
     if host.sandbox == "off":
         return None
-    found = probe()
+    found = _for_host(host)
     if found.path is None:
         if host.sandbox == "auto":
             _say_once(found.problem)
@@ -104,7 +112,7 @@ def tooldrop_confinement(spec: ToolSpec, host: ToolHost) -> Confinement | None:
 def tooldrop_wrap_command(call: ToolCall, command: Command, host: ToolHost) -> Command | None:
     if host.sandbox == "off" or command.confinement is not None:
         return None
-    found = probe()
+    found = _for_host(host)
     if found.path is None:
         if host.sandbox == "required":
             raise SandboxError(REQUIRED.format(name=call.spec.name, problem=found.problem))
