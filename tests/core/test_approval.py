@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tooldrop import Decision, hookimpl
 
@@ -179,3 +181,33 @@ def test_a_grant_file_of_another_shape_grants_nothing(make_host, tool_pack, spec
         (user_dir / "grants.json").write_text(json.dumps(data))
         host = make_host(tool_pack(spec_factory("guarded", approval="always")))
         assert host.call("guarded", {}).denied, data
+
+
+_NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True)
+_DIRS = st.lists(st.from_regex(r"[a-z]{1,6}", fullmatch=True), min_size=2, max_size=4, unique=True)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(name=_NAMES, digest=st.from_regex(r"[0-9a-f]{8}", fullmatch=True), dirs=_DIRS)
+def test_a_grant_never_answers_in_another_place(tmp_path_factory, spec_factory, name, digest, dirs):
+    """Generated: granted in the first project, the same tool is granted nowhere else."""
+    from tooldrop import Origin
+    from tooldrop._grants import GrantStore
+
+    root = tmp_path_factory.mktemp("grants")
+    path = root / "grants.json"
+    stores = [GrantStore(path, (root / d).resolve(), root / "config") for d in dirs]
+    spec = spec_factory(name, origin=Origin(source="json", scope="project", content_hash=digest))
+    stores[0].remember(spec)
+    assert stores[0].is_granted(spec)
+    assert not any(store.is_granted(spec) for store in stores[1:])
+    other = spec_factory(
+        name, origin=Origin(source="json", scope="project", content_hash="x" + digest)
+    )
+    assert not stores[0].is_granted(other)  # another version
+    personal = spec_factory(
+        name, origin=Origin(source="json", scope="personal", content_hash=digest)
+    )
+    assert not any(store.is_granted(personal) for store in stores)  # another scope

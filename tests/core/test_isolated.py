@@ -89,3 +89,26 @@ def test_a_wrapper_of_a_hook_that_cannot_take_one_is_refused_at_registration(mak
     assert host.plugin_manager.get_plugins() == {
         p for p in host.plugin_manager.get_plugins() if not isinstance(p, Wraps)
     }
+
+
+def test_an_old_style_hookwrapper_of_after_call_runs_around_the_observers(
+    make_host, tool_pack, spec_factory
+):
+    order = []
+
+    class OldStyle:
+        @hookimpl(hookwrapper=True)
+        def tooldrop_after_call(self, call):
+            order.append("before")
+            outcome = yield
+            order.append(f"after {outcome.exception is None}")
+
+    class Observer:
+        @hookimpl
+        def tooldrop_after_call(self, call):
+            order.append("observer")
+            raise ValueError("an observer broke")
+
+    host = make_host(tool_pack(spec_factory("echo")), Observer(), OldStyle())
+    assert not host.call("echo", {}).is_error
+    assert order == ["before", "observer", "after True"]  # the failure stayed with its plugin
