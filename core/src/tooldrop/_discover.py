@@ -17,6 +17,7 @@ from ._manifest import read_manifest
 from ._model import SCOPES, LoadResult, Origin, Problem, Scope, ToolDir, ToolSpec, Visibility
 from ._registry import Registry
 from ._skills import Bundle, Skill, member_problems, read_agents, read_commands, scan_root
+from ._speccheck import spec_problems
 from ._tool import to_spec
 
 if TYPE_CHECKING:
@@ -173,6 +174,10 @@ class _Collector:
 
     def admit(self, specs: Iterable[ToolSpec]) -> None:
         for spec in specs:
+            refused = spec_problems(spec)
+            if refused:  # the core's floor: no hook sees a tool it could not offer
+                self.problems.extend(refused)
+                continue
             ok, found = _validate(self.host, spec, self.validate)
             if found:
                 self.problems.extend(found)

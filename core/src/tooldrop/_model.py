@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+import attrs
 from attrs import field, frozen
 
 from ._cancel import CancelToken
@@ -60,6 +61,10 @@ def _as_path(value: str | os.PathLike[str] | None) -> Path | None:
 
 
 _HERE = Path()
+
+
+def _read_only_default(value: object, self: Any) -> object:
+    return self.approval == "never" if value is None else value
 
 
 def _tools(value: Iterable[ToolSpec]) -> tuple[ToolSpec, ...]:
@@ -119,8 +124,12 @@ class ToolSpec:
     #: When a call needs a person: ``never``, ``destructive`` or ``always`` (see the approval docs).
     approval: Approval = "always"
     #: The tool changes nothing: ``plan`` mode offers it, and read-only calls may run together.
-    #: The file formats default it to ``approval == "never"``; a loader sets it explicitly.
-    read_only: bool = False
+    #: Left out (``None``), it is ``approval == "never"``: the rule of every tool format, kept
+    #: here so that a policy relying on it cannot be fooled by a loader that forgot it.
+    read_only: bool = field(
+        default=None,
+        converter=attrs.Converter(_read_only_default, takes_self=True),  # type: ignore[misc]
+    )
     #: Always ask, whatever the mode or remembered grants; never remembered.
     requires_approval: bool = False
     #: The call fails with a timeout error after this many milliseconds.
