@@ -148,6 +148,8 @@ def test_allowed_positions(load, body: str, shell: str | None) -> None:
         ("case {{ xs }} in a) ;; esac", None, "array placeholder"),
         ("{{# b }}ls {{/ b }}{{ x }} a", None, "stands where the command name goes"),
         ("echo a; x=(( {{ x }} ))", "bash", "a script that the checks cannot parse"),
+        (";V={{ x }}", None, "a script that the checks cannot parse"),  # plain, but broken
+        ("echo a | ;V={{ x }}", None, "a script that the checks cannot parse"),
         ("echo $(( 1) {{ x }} ))", None, None),
         ("echo \\\n#{{ x }}", None, None),
     ],

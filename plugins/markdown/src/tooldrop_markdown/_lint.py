@@ -266,7 +266,7 @@ _NOT_PLAIN = NAME_TAKING | {
     "if", "then", "else", "elif", "fi", "do", "done", "for", "in", "while", "until", "case",
     "esac", "select", "function", "time", "coproc", "command", "builtin", "exec",
 }  # fmt: skip
-_COMMANDS = re.compile(r"[;|\n]")
+_COMMANDS = re.compile(r"([;|\n])")
 
 
 def lint(
@@ -361,10 +361,20 @@ def _plain_commands(text: str) -> bool:
     name (or the assignments before it): leaving such a section out only drops arguments.
     """
     depth = 0
-    for command in _COMMANDS.split(text):
+    pipe = False  # the last separator was | and no command followed yet
+    pieces = _COMMANDS.split(text)
+    for index in range(0, len(pieces), 2):
+        command = pieces[index]
+        separator = pieces[index + 1] if index + 1 < len(pieces) else ""
         if depth:
             return False  # a separator inside a section
         depth += command.count("\1") - command.count("\2")
+        # An empty command before ; or |, or after | (;V=x, a | ;): a syntax error, after
+        # which bash skips the line and runs the next, which a value may supply.
+        empty = not command.replace("\1", "").replace("\2", "").strip()
+        if empty and (separator in (";", "|") or (pipe and separator != "\n")):
+            return False
+        pipe = (pipe and empty) or separator == "|"
         for word in command.split():
             if "\1" in word or "\2" in word:
                 return False  # a section in the command's name or its assignments
