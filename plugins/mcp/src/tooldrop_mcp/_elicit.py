@@ -92,9 +92,9 @@ def prompt_message(call: ToolCall, host: ToolHost | None = None) -> str:
     return "\n".join(lines)
 
 
-def _requested_schema(call: ToolCall) -> dict[str, Any]:
+def _requested_schema(call: ToolCall, offer_always: bool = True) -> dict[str, Any]:
     values, names = [ALLOW, DENY], ["Allow once", "Deny"]
-    if not call.spec.requires_approval:
+    if offer_always and not call.spec.requires_approval:
         values.insert(1, ALWAYS)
         names.insert(1, "Always allow this version of the tool")
     # enum + enumNames is the form every elicitation-capable client understands
@@ -114,7 +114,7 @@ def _requested_schema(call: ToolCall) -> dict[str, Any]:
     }
 
 
-def _decision(result: types.ElicitResult) -> Decision:
+def _decision(result: types.ElicitResult, offer_always: bool = True) -> Decision:
     if result.action == "decline":
         return Decision.deny("the user declined")
     if result.action == "cancel":
@@ -122,7 +122,7 @@ def _decision(result: types.ElicitResult) -> Decision:
     choice = (result.content or {}).get("decision")
     if choice == ALLOW:
         return Decision.allow("approved through the MCP client")
-    if choice == ALWAYS:
+    if choice == ALWAYS and offer_always:
         return Decision.allow("always allowed through the MCP client", remember=True)
     if choice == DENY:
         return Decision.deny("the user declined")
@@ -134,11 +134,15 @@ def elicitation_ask(
     request_id: types.RequestId | None,
     timeout: float = ASK_TIMEOUT,
     host: ToolHost | None = None,
+    *,
+    offer_always: bool = True,
 ) -> Callable[[ToolCall], Awaitable[Decision]]:
     """An ``ask`` callback for :meth:`ToolHost.acall` that prompts through the client.
 
     The prompt is tied to the ``tools/call`` request it is for. It gives up (deny) when the
-    call is cancelled or nobody answers within ``timeout`` seconds.
+    call is cancelled or nobody answers within ``timeout`` seconds. Without ``offer_always``
+    the prompt has no "always allow" choice and such an answer denies: a remote client
+    must not leave a grant behind on the server.
     """
 
     async def ask(call: ToolCall) -> Decision:
@@ -149,13 +153,13 @@ def elicitation_ask(
             try:
                 result = await session.elicit_form(
                     prompt_message(call, host),
-                    _requested_schema(call),
+                    _requested_schema(call, offer_always),
                     related_request_id=request_id,
                 )
             except Exception as exc:  # noqa: BLE001 - any failure to ask is a readable deny.
                 answer = Decision.deny(f"the MCP client could not show the approval prompt ({exc})")
             else:
-                answer = _decision(result)
+                answer = _decision(result, offer_always)
             scope.cancel()
 
         async def cancelled() -> None:
@@ -192,8 +196,15 @@ class InputRound:
 
     KEY = "tooldrop/approval"
 
-    def __init__(self, params: types.CallToolRequestParams, host: ToolHost | None = None) -> None:
+    def __init__(
+        self,
+        params: types.CallToolRequestParams,
+        host: ToolHost | None = None,
+        *,
+        offer_always: bool = True,
+    ) -> None:
         self.host = host
+        self.offer_always = offer_always
         self.answer = (params.input_responses or {}).get(self.KEY)
         self.state = params.request_state
         self.needed: types.InputRequiredResult | None = None
@@ -201,9 +212,10 @@ class InputRound:
     def __call__(self, call: ToolCall) -> Decision:
         fingerprint = _fingerprint(call)
         if isinstance(self.answer, types.ElicitResult) and self.state == fingerprint:
-            return _decision(self.answer)
+            return _decision(self.answer, self.offer_always)
         form = types.ElicitRequestFormParams(
-            message=prompt_message(call, self.host), requested_schema=_requested_schema(call)
+            message=prompt_message(call, self.host),
+            requested_schema=_requested_schema(call, self.offer_always),
         )
         self.needed = types.InputRequiredResult(
             input_requests={self.KEY: types.ElicitRequest(params=form)}, request_state=fingerprint

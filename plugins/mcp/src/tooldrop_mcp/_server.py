@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
@@ -32,7 +33,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from tooldrop import Mode, Problem, ToolHost
+from tooldrop import Mode, Problem, ToolHost, ToolResult
 
 from ._elicit import InputRound, client_can_elicit, elicitation_ask
 from ._ids import message_id, recover_id
@@ -74,6 +75,10 @@ class ToolServer:
         the main agent's.
     """
 
+    #: Whether a prompt offers "always allow" (a grant kept on this machine). A server for
+    #: remote clients turns it off: grants stay the server owner's.
+    offer_always = True
+
     def __init__(
         self,
         hosts: ToolHost | HostFactory,
@@ -93,7 +98,8 @@ class ToolServer:
         self.skill = skill
         self._hosts: dict[Mode, ToolHost] = {}
         self._lock = threading.Lock()
-        self._sessions: list[ServerSession] = []
+        # Weak: an HTTP server sees many sessions come and go.
+        self._sessions: weakref.WeakSet[ServerSession] = weakref.WeakSet()
         self._bus = InMemorySubscriptionBus()
         self._reported: set[str] = set()
         self.server: Server[Any] = Server(
@@ -139,7 +145,7 @@ class ToolServer:
     # -- handlers -------------------------------------------------------------------------
 
     async def _initialized(self, ctx: ServerRequestContext[Any], params: Any) -> None:
-        self._sessions.append(ctx.session)
+        self._sessions.add(ctx.session)
 
     async def _list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -158,21 +164,34 @@ class ToolServer:
         try:
             host = self._host(mode)
             if can_ask and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-                ask = InputRound(params, host)  # no server-to-client requests on the 2026 wire
+                # no server-to-client requests on the 2026 wire
+                ask = InputRound(params, host, offer_always=self.offer_always)
             elif can_ask:
-                ask = elicitation_ask(ctx.session, ctx.request_id, host=host)
+                ask = elicitation_ask(
+                    ctx.session, ctx.request_id, host=host, offer_always=self.offer_always
+                )
             result = await host.acall(
                 params.name, params.arguments or {}, ask=ask, skill=self.skill
             )
         except Exception as exc:  # noqa: BLE001 - a host bug is an error result, never a dead server.
             failure = f"{type(exc).__name__}: {exc}"
             text, is_error = f'Tool "{params.name}" failed in the server: {failure}', True
+            self._audit(ctx, params, None)
         else:
             if isinstance(ask, InputRound) and ask.needed is not None and result.denied:
                 return ask.needed
             text, is_error = result.text, result.is_error
+            self._audit(ctx, params, result)
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
         return types.CallToolResult(content=content, is_error=is_error)
+
+    def _audit(
+        self,
+        ctx: ServerRequestContext[Any],
+        params: types.CallToolRequestParams,
+        result: ToolResult | None,
+    ) -> None:
+        """A call ended (``None``: it failed in the server); a subclass may log it."""
 
     # -- watching -------------------------------------------------------------------------
 
@@ -215,7 +234,7 @@ class ToolServer:
             try:
                 await session.send_tool_list_changed()
             except Exception:  # noqa: BLE001 - a closed session just stops getting news.
-                self._sessions.remove(session)
+                self._sessions.discard(session)
 
     # -- running --------------------------------------------------------------------------
 

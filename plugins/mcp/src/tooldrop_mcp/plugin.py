@@ -6,7 +6,7 @@ The ``mcp`` SDK is imported only when ``serve`` runs: this module is loaded for 
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 import click
 from click.core import ParameterSource
@@ -14,6 +14,8 @@ from click.core import ParameterSource
 from tooldrop import Mode, ToolHost, hookimpl
 from tooldrop._model import MODES
 from tooldrop.cli._context import CliContext
+
+from ._cli_http import http_options
 
 
 def _explicit_mode(ctx: click.Context, mode: str | None) -> Mode | None:
@@ -51,14 +53,18 @@ def tooldrop_register_commands(cli: click.Group) -> None:
         help="Serve what skill bundle NAME's agent is offered (its scoped tools included), "
         "not the main agent's tools: for a subagent running as its own MCP client.",
     )
+    @http_options
     @click.pass_context
     def serve(
-        ctx: click.Context, mode: str | None, poll_interval: float, skill: str | None
+        ctx: click.Context, mode: str | None, poll_interval: float, skill: str | None, **http: Any
     ) -> None:
         """Serve every available tool over MCP on stdio.
 
         Register it with an MCP client as the command `tooldrop --project DIR serve`.
         Stdout carries only the protocol; messages for people go to stderr.
+
+        With --http, MCP's Streamable HTTP transport at http://HOST:PORT/mcp for many
+        clients; see docs/mcp.md, "Serving over HTTP".
         """
         import anyio
 
@@ -85,6 +91,19 @@ def tooldrop_register_commands(cli: click.Group) -> None:
                 click.echo(f"tooldrop serve: {problem}", err=True)
             return host
 
+        if http["http"] is not None:
+            from ._cli_http import run_http
+
+            try:
+                run_http(host_for, _explicit_mode(ctx, mode), poll_interval, skill, http)
+            finally:
+                for context in contexts:
+                    context.close()
+            return
+        stray = [k for k in ("token_file", "stateless", "allow_host", "allow_origin") if http[k]]
+        if stray:
+            option = "--" + stray[0].replace("_", "-")
+            raise click.UsageError(f"{option} applies to --http only")
         server = ToolServer(
             host_for, mode=_explicit_mode(ctx, mode), poll_interval=poll_interval, skill=skill
         )
