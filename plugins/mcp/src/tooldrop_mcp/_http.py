@@ -97,6 +97,23 @@ class HttpToolServer(ToolServer):
         self.draining = False
         self._running: set[anyio.CancelScope] = set()
 
+    async def _initialized(self, ctx: ServerRequestContext[Any], params: Any) -> None:
+        await super()._initialized(ctx, params)
+        # Sessions come and go: forget this one when its connection ends, or the list of
+        # sessions to notify would grow for the life of the server. (The SDK's session
+        # object is per request; the connection it wraps is the session's.)
+        connection = getattr(ctx.session, "_connection", None)
+        if connection is not None:
+            connection.exit_stack.callback(self._forget, ctx.session)
+
+    def _forget(self, session: Any) -> None:
+        if session in self._sessions:
+            self._sessions.remove(session)
+
+    async def _notify_list_changed(self) -> None:
+        _log(f"tools changed: telling {len(self._sessions)} session(s)")
+        await super()._notify_list_changed()
+
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import sys
 import threading
-import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
@@ -98,8 +97,7 @@ class ToolServer:
         self.skill = skill
         self._hosts: dict[Mode, ToolHost] = {}
         self._lock = threading.Lock()
-        # Weak: an HTTP server sees many sessions come and go.
-        self._sessions: weakref.WeakSet[ServerSession] = weakref.WeakSet()
+        self._sessions: list[ServerSession] = []
         self._bus = InMemorySubscriptionBus()
         self._reported: set[str] = set()
         self.server: Server[Any] = Server(
@@ -145,7 +143,7 @@ class ToolServer:
     # -- handlers -------------------------------------------------------------------------
 
     async def _initialized(self, ctx: ServerRequestContext[Any], params: Any) -> None:
-        self._sessions.add(ctx.session)
+        self._sessions.append(ctx.session)
 
     async def _list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -234,7 +232,8 @@ class ToolServer:
             try:
                 await session.send_tool_list_changed()
             except Exception:  # noqa: BLE001 - a closed session just stops getting news.
-                self._sessions.discard(session)
+                if session in self._sessions:
+                    self._sessions.remove(session)
 
     # -- running --------------------------------------------------------------------------
 
