@@ -109,6 +109,7 @@ class HttpToolServer(ToolServer):
     def _forget(self, session: Any) -> None:
         if session in self._sessions:
             self._sessions.remove(session)
+        _log(f"session ended ({len(self._sessions)} open)")
 
     async def _notify_list_changed(self) -> None:
         _log(f"tools changed: telling {len(self._sessions)} session(s)")
