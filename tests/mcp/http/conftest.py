@@ -6,7 +6,6 @@ where in its ``listening on`` line on stderr, which the fixture waits for.
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import subprocess
@@ -14,8 +13,8 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from types import SimpleNamespace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import anyio
@@ -96,7 +95,11 @@ def http_client(token: str | None = None, **headers: str) -> httpx2.AsyncClient:
 
 @asynccontextmanager
 async def http_session(
-    url: str, token: str | None = None, *, client: httpx2.AsyncClient | None = None, **session_args: Any
+    url: str,
+    token: str | None = None,
+    *,
+    client: httpx2.AsyncClient | None = None,
+    **session_args: Any,
 ) -> AsyncIterator[ClientSession]:
     """A ``ClientSession`` over the SDK's Streamable HTTP client, initialized."""
     session_args.setdefault("read_timeout_seconds", TIMEOUT)

@@ -1,4 +1,4 @@
-"""``tooldrop serve --http`` serves what stdio serves: tools, calls, approval, cancellation, news."""
+"""``tooldrop serve --http`` serves what stdio does: tools, calls, approval, cancellation, news."""
 
 from __future__ import annotations
 
@@ -56,8 +56,8 @@ async def test_list_and_call_markdown_and_python_tools(http, tools, text_of):
     assert invalid.is_error is True and "name" in text_of(invalid)
     # One audit line per call: who (no token here), which tool, the decision.
     assert "call token=anonymous session=" in stderr
-    assert "tool=greet decision=allow ok" in stderr
-    assert "tool=custom__boom decision=allow error" in stderr
+    assert "tool=greet result=ok" in stderr
+    assert "tool=custom__boom result=error" in stderr
 
 
 async def test_elicitation_approves_and_denies_per_session(http, tools, text_of):
@@ -77,8 +77,8 @@ async def test_elicitation_approves_and_denies_per_session(http, tools, text_of)
     assert marker(tools) == "approved\n"
     (prompt,) = yes.prompts
     assert prompt.message.startswith('Run the tool "guarded"?')
-    assert "tool=guarded decision=allow ok" in stderr
-    assert "tool=guarded decision=deny reason='the user declined'" in stderr
+    assert "tool=guarded result=ok" in stderr
+    assert "tool=guarded result=denied reason='the user declined'" in stderr
 
 
 async def test_a_remote_client_cannot_leave_an_always_allow_grant(http, workspace, text_of):
@@ -89,12 +89,16 @@ async def test_a_remote_client_cannot_leave_an_always_allow_grant(http, workspac
         "---\nname: ask\ndescription: Asks.\napproval: destructive\n---\necho ran >> marker.txt\n",
     )
     sneaky = Person(choose("always"))
-    async with http.server(workspace) as server:
-        async with http.session(server.url, elicitation_callback=sneaky) as session:
-            first = await session.call_tool("ask", {})
-            second = await session.call_tool("ask", {})
+    async with (
+        http.server(workspace) as server,
+        http.session(server.url, elicitation_callback=sneaky) as session,
+    ):
+        first = await session.call_tool("ask", {})
+        second = await session.call_tool("ask", {})
     assert sneaky.prompts[0].requested_schema["properties"]["decision"]["enum"] == ["allow", "deny"]
-    assert text_of(first) == "Tool call denied: the approval prompt answered 'always', not a decision"
+    assert (
+        text_of(first) == "Tool call denied: the approval prompt answered 'always', not a decision"
+    )
     assert second.is_error and len(sneaky.prompts) == 2  # asked again: nothing was remembered
     assert marker(workspace) == ""
 

@@ -20,7 +20,7 @@ from mcp.server.auth.provider import AccessToken
 __all__ = ["TOKEN_ENV", "Token", "TokenError", "TokenVerifier", "load_tokens", "parse_tokens"]
 
 #: The environment variable holding tokens (same format as a token file).
-TOKEN_ENV = "TOOLDROP_SERVE_TOKENS"
+TOKEN_ENV = "TOOLDROP_SERVE_TOKENS"  # noqa: S105 - a variable's name, not a secret
 #: Shorter secrets are guessable; refuse them.
 MIN_TOKEN_LENGTH = 16
 

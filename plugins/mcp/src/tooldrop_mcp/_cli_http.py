@@ -55,8 +55,9 @@ def http_options(command: F) -> F:
                      show_default=True, help="Calls running at once in this process."),
         click.option("--max-sessions", type=click.IntRange(min=1), default=1000,
                      show_default=True, help="Sessions open at once."),
-        click.option("--session-idle", type=click.FloatRange(min=0, min_open=True), default=1800.0,
-                     show_default=True, help="Seconds without a request before a session is closed."),
+        click.option("--session-idle", type=click.FloatRange(min=0, min_open=True),
+                     default=1800.0, show_default=True,
+                     help="Seconds without a request before a session is closed."),
         click.option("--grace", type=click.FloatRange(min=0), default=10.0, show_default=True,
                      help="On SIGTERM, seconds running calls get before they are cancelled."),
     ]  # fmt: skip

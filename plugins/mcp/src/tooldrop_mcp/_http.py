@@ -22,7 +22,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-from attrs import frozen
+from attrs import field, frozen
 from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
 from mcp.server.auth.middleware.bearer_auth import (
     AuthenticatedUser,
@@ -50,7 +50,7 @@ __all__ = ["HttpOptions", "HttpToolServer", "build_app", "serve_http"]
 
 ENDPOINT = "/mcp"
 #: Seconds uvicorn gives connections (open event streams) once the calls are done.
-CLOSE_TIMEOUT = 1.0
+CLOSE_TIMEOUT = 1
 #: Seconds a cancelled call may take to kill its processes before the server stops anyway.
 KILL_TIMEOUT = 15.0
 
@@ -60,9 +60,9 @@ class HttpOptions:
     bind: Bind
     tokens: list[Token]
     stateless: bool = False
-    allow_hosts: list[str] = []
-    allow_origins: list[str] = []
-    limits: Limits = Limits()
+    allow_hosts: list[str] = field(factory=list)
+    allow_origins: list[str] = field(factory=list)
+    limits: Limits = field(factory=Limits)
     grace: float = 10.0
 
 
@@ -150,16 +150,15 @@ class HttpToolServer(ToolServer):
     ) -> None:
         who, session = _caller(ctx)
         if result is None:
-            decision, outcome = "-", "server-error"
+            outcome = "result=server-error"
         elif result.denied:
             reason = result.text.removeprefix("Tool call denied: ").splitlines()[0]
-            decision, outcome = "deny", f"reason={reason!r}"
-        else:
-            decision, outcome = "allow", "error" if result.is_error else "ok"
+            outcome = f"result=denied reason={reason!r}"
+        else:  # allowed (by the rules or a person), or refused before approval (bad input)
+            outcome = "result=error" if result.is_error else "result=ok"
         duration = 0.0 if result is None else result.duration
         _log(
-            f"call token={who} session={session[:12]} tool={params.name} "
-            f"decision={decision} {outcome} {duration:.3f}s"
+            f"call token={who} session={session[:12]} tool={params.name} {outcome} {duration:.3f}s"
         )
 
     def cancel_running(self) -> int:
@@ -204,7 +203,7 @@ def build_app(
                     "Last-Event-ID",
                     "Mcp-Session-Id",
                     "Mcp-Protocol-Version",
-                ],  # fmt: skip
+                ],
                 expose_headers=["Mcp-Session-Id", "WWW-Authenticate"],
             )
         )

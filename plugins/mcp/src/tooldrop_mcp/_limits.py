@@ -152,7 +152,8 @@ class CallGate:
         if self.total is not None and self.running >= self.total:
             raise MCPError(
                 BUSY,
-                f"Server busy: {self.running} calls are running (at most {self.total}); retry later",
+                f"Server busy: {self.running} calls are running "
+                f"(at most {self.total}); retry later",
             )
         if self.per_session is not None and mine >= self.per_session:
             raise MCPError(

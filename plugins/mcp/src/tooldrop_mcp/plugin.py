@@ -56,7 +56,12 @@ def tooldrop_register_commands(cli: click.Group) -> None:
     @http_options
     @click.pass_context
     def serve(
-        ctx: click.Context, mode: str | None, poll_interval: float, skill: str | None, **http: Any
+        ctx: click.Context,
+        /,
+        mode: str | None,
+        poll_interval: float,
+        skill: str | None,
+        **http: Any,
     ) -> None:
         """Serve every available tool over MCP on stdio.
 
