@@ -35,6 +35,7 @@ def test_serve_is_a_registered_command_with_its_options(workspace):
     assert "Serve every available tool over MCP on stdio." in done.stdout
     assert "--mode" in done.stdout
     assert "--poll-interval" in done.stdout
+    assert "--http" in done.stdout and "--token-file" in done.stdout
 
 
 def test_serve_writes_nothing_to_stdout_and_exits_when_stdin_closes(workspace):

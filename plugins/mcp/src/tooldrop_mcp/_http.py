@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from types import FrameType
 from typing import Any
@@ -169,9 +169,14 @@ class HttpToolServer(ToolServer):
 
 
 def build_app(
-    server: HttpToolServer, options: HttpOptions
+    server: HttpToolServer,
+    options: HttpOptions,
+    on_shutdown: Callable[[], None] | None = None,
 ) -> tuple[Starlette, StreamableHTTPSessionManager]:
-    """The ASGI app serving ``server`` at ``/mcp`` with the options' protections."""
+    """The ASGI app serving ``server`` at ``/mcp`` with the options' protections.
+
+    :param on_shutdown: Called once the app has stopped (every call ended), to close hosts.
+    """
     limits = options.limits
     hosts: list[str] | None = [*default_hosts(options.bind), *options.allow_hosts] or None
     security = TransportSecuritySettings(
@@ -218,8 +223,12 @@ def build_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with manager.run():
-            yield
+        try:
+            async with manager.run():
+                yield
+        finally:
+            if on_shutdown is not None:
+                on_shutdown()
 
     app = Starlette(
         routes=[Route(ENDPOINT, endpoint=endpoint, methods=["GET", "POST", "DELETE"])],

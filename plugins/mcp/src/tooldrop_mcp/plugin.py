@@ -68,8 +68,8 @@ def tooldrop_register_commands(cli: click.Group) -> None:
         Register it with an MCP client as the command `tooldrop --project DIR serve`.
         Stdout carries only the protocol; messages for people go to stderr.
 
-        With --http, MCP's Streamable HTTP transport at http://HOST:PORT/mcp for many
-        clients; see docs/mcp.md, "Serving over HTTP".
+        With --http, serve many clients over MCP's Streamable HTTP transport at
+        http://HOST:PORT/mcp instead; see docs/mcp.md, "Serving over HTTP".
         """
         import anyio
 
