@@ -42,7 +42,8 @@ async def test_uvicorn_workers_serve_the_factory(http, tools, text_of):
     try:
         await http.wait_for(lambda: RUNNING.search(log.read_text()), "uvicorn to start")
         url = RUNNING.search(log.read_text()).group(1) + "/mcp"
-        await http.wait_for(lambda: log.read_text().count("Application startup complete") == 2, "workers")
+        started = "Application startup complete"
+        await http.wait_for(lambda: log.read_text().count(started) == 2, "both workers")
         async with http.client() as client:
             refused = await client.post(url, json={})
         async with http.session(url, http.TOKEN) as session:
