@@ -61,6 +61,8 @@ class Source:
     :param host: The :class:`~tooldrop.ToolHost` to use; by default one for ``project_dir``
         with the installed plugins.
     :param tools: The tool names to offer (default: every available tool).
+    :param skill: Offer and call the tools of skill bundle ``skill``'s agent (its scoped
+        tools included), not the main agent's.
     :param ask: Answer approval inline instead of through the framework's approval step.
     :param errors: ``"raise"`` (the framework's error channel) or ``"text"``.
     """
@@ -71,6 +73,7 @@ class Source:
         *,
         project_dir: str | os.PathLike[str] = ".",
         tools: Iterable[str] | None = None,
+        skill: str | None = None,
         ask: Ask | None = None,
         errors: Errors = "raise",
     ) -> None:
@@ -78,6 +81,7 @@ class Source:
             raise ValueError(f"errors must be 'raise' or 'text', not {errors!r}")
         self.host = host if host is not None else ToolHost(project_dir=project_dir)
         self.names = None if tools is None else frozenset(tools)
+        self.skill = skill
         self.ask = ask
         self.errors: Errors = errors
         self._waiting: dict[str, tuple[PendingCall, dict[str, Any]]] = {}
@@ -89,7 +93,9 @@ class Source:
     def views(self) -> list[ToolView]:
         """The tools to offer, each with its schema and strict decision as tooldrop exports it."""
         self.notice()
-        specs = [s for s in self.host.tools() if self.names is None or s.name in self.names]
+        specs = [
+            s for s in self.host.tools(self.skill) if self.names is None or s.name in self.names
+        ]
         if self.names is not None:
             missing = sorted(self.names - {s.name for s in specs})
             if missing:
@@ -162,10 +168,10 @@ class Source:
         return PendingCall(name=name, spec=None, call=None, result=result, host=self.host)
 
     async def aprepare(self, name: str, args: Mapping[str, Any] | None) -> PendingCall:
-        return self._not_offered(name) or await self.host.aprepare(name, args)
+        return self._not_offered(name) or await self.host.aprepare(name, args, skill=self.skill)
 
     def prepare(self, name: str, args: Mapping[str, Any] | None) -> PendingCall:
-        return self._not_offered(name) or self.host.prepare(name, args)
+        return self._not_offered(name) or self.host.prepare(name, args, skill=self.skill)
 
     async def aanswer(self, pending: PendingCall) -> bool | None:
         """The ``ask`` callback's answer; ``None``: no callback, or it cannot say; ``False``: it

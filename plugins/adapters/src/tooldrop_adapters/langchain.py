@@ -107,6 +107,8 @@ class TooldropToolkit(BaseToolkit):
 
     :param host: The :class:`~tooldrop.ToolHost` (default: one for ``project_dir``).
     :param tools: The tool names to offer (default: all available).
+    :param skill: Offer and call the tools of skill bundle ``skill``'s agent (its scoped
+        tools included), not the main agent's.
     :param ask: ``ask(pending) -> bool`` answers approval inline.
     :param interrupt: Ask through LangGraph's ``interrupt()`` (needs a checkpointer).
     :param errors: ``"text"``: failed calls become error ``ToolMessage``\\ s; ``"raise"``: their
@@ -124,11 +126,14 @@ class TooldropToolkit(BaseToolkit):
         *,
         project_dir: str | os.PathLike[str] = ".",
         tools: Iterable[str] | None = None,
+        skill: str | None = None,
         ask: Ask | None = None,
         interrupt: bool = False,
         errors: Errors = "text",
     ) -> None:
-        source = Source(host, project_dir=project_dir, tools=tools, ask=ask, errors=errors)
+        source = Source(
+            host, project_dir=project_dir, tools=tools, skill=skill, ask=ask, errors=errors
+        )
         super().__init__(source=source, interrupt=interrupt)  # type: ignore[call-arg]
 
     def get_tools(self) -> list[BaseTool]:

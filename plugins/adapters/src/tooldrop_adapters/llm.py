@@ -46,6 +46,8 @@ class Tooldrop(llm.Toolbox):  # type: ignore[no-untyped-call]
 
     :param project_dir: The project whose ``.tooldrop/tools`` (and your personal tools) to load.
     :param tools: The tool names to offer (default: all available).
+    :param skill: Offer and call the tools of skill bundle ``skill``'s agent (its scoped
+        tools included), not the main agent's.
     :param ask: ``ask(pending) -> bool`` answers approval (default: the terminal, if any).
     :param errors: ``"raise"`` (default; llm shows the model ``Error: ...``) or ``"text"``.
     :param host: A :class:`~tooldrop.ToolHost` to use instead of one for ``project_dir``.
@@ -58,11 +60,13 @@ class Tooldrop(llm.Toolbox):  # type: ignore[no-untyped-call]
         ask: Ask | None = None,
         errors: Errors = "raise",
         host: ToolHost | None = None,
+        skill: str | None = None,
     ) -> None:
         self._source = Source(
             host,
             project_dir=os.fspath(project_dir),
             tools=tools,
+            skill=skill,
             ask=ask or _terminal_ask,
             errors=errors,
         )

@@ -34,6 +34,7 @@ def tooldrop_tools(
     *,
     project_dir: str | os.PathLike[str] = ".",
     tools: Iterable[str] | None = None,
+    skill: str | None = None,
     ask: Ask | None = None,
     errors: Errors = "text",
 ) -> list[FunctionTool]:
@@ -41,11 +42,13 @@ def tooldrop_tools(
 
     :param host: The :class:`~tooldrop.ToolHost` (default: one for ``project_dir``).
     :param tools: The tool names to offer (default: all available).
+    :param skill: Offer and call the tools of skill bundle ``skill``'s agent (its scoped
+        tools included), not the main agent's.
     :param ask: ``ask(pending) -> bool`` answers approval inline instead of interrupting the run.
     :param errors: ``"text"`` (default): a failed call's text is the tool's output, which the model
         reads; ``"raise"``: it raises :class:`ToolError` into the SDK's tool-failure handling.
     """
-    source = Source(host, project_dir=project_dir, tools=tools, ask=ask, errors=errors)
+    source = Source(host, project_dir=project_dir, tools=tools, skill=skill, ask=ask, errors=errors)
     return [_function_tool(source, view) for view in source.views()]
 
 

@@ -38,6 +38,8 @@ class TooldropToolset(AbstractToolset[Any]):
 
     :param host: The :class:`~tooldrop.ToolHost` (default: one for ``project_dir``).
     :param tools: The tool names to offer (default: all available).
+    :param skill: Offer and call the tools of skill bundle ``skill``'s agent (its scoped
+        tools included), not the main agent's.
     :param ask: ``ask(pending) -> bool`` answers approval inline instead of deferring.
     :param errors: ``"raise"``: ``ModelRetry`` / ``ToolFailed``; ``"text"``: the error text is
         the tool's return value.
@@ -50,12 +52,15 @@ class TooldropToolset(AbstractToolset[Any]):
         *,
         project_dir: str | os.PathLike[str] = ".",
         tools: Iterable[str] | None = None,
+        skill: str | None = None,
         ask: Ask | None = None,
         errors: Errors = "raise",
         id: str | None = None,
         max_retries: int = 1,
     ) -> None:
-        self.source = Source(host, project_dir=project_dir, tools=tools, ask=ask, errors=errors)
+        self.source = Source(
+            host, project_dir=project_dir, tools=tools, skill=skill, ask=ask, errors=errors
+        )
         self._id = id
         self.max_retries = max_retries
 
