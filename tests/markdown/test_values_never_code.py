@@ -250,3 +250,9 @@ def test_a_runner_is_found_in_every_shape_of_the_sections(load) -> None:
 )
 def test_a_position_is_judged_in_every_shape_of_the_sections(load, body: str) -> None:
     assert problems(load, body, "bash"), body
+
+
+@pytest.mark.parametrize("body", ['e"va"l {{ x }}', "'eval' {{ x }}", "ev\\al {{ x }}"])
+def test_a_quoted_or_escaped_runner_name_still_warns(load, body: str) -> None:
+    (warning,) = load(frontmatter(body, ALL_PARAMS)).problems
+    assert "{{ x }} is given to eval" in warning.message

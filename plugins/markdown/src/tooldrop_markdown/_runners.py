@@ -74,11 +74,18 @@ _OPERANDS = {"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1}
 _EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 _SEPARATORS = re.compile(r"[;&|\n()]")
+# Any of those programs named as a whole word (after a / or a backslash too), or the dot
+# command: a body whose text has none needs no closer look.
 _RUNS_AGAIN = re.compile(
-    "|".join(
-        sorted({*_EVAL, *_SHELLS, *_JOINERS, *_CODE_OPTIONS, *_SCRIPTED, "python", "pypy"} - {"."})
+    r"(?<![\w.-])(?:"
+    + "|".join(
+        sorted(
+            {*_EVAL, *_SHELLS, *_JOINERS, *_CODE_OPTIONS, *_SCRIPTED, *_WRAPPERS}
+            - _RESERVED
+            - {"."}
+        )
     )
-    + r"|(?:^|[\s;&|(])\.\s"
+    + r"|python[0-9.]*|pypy[0-9.]*)(?![\w-])|(?:^|[\s;&|(])\.\s"
 )
 PLACEHOLDER = "\0"
 
@@ -196,8 +203,11 @@ def run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
     programs that run them as code."""
     # A command is made of the text between tags (section tags add nothing to it), so a
     # body whose text names none of those programs anywhere needs no closer look.
-    if not at_top or not _RUNS_AGAIN.search("".join(t.value for t in tokens if t.kind == "text")):
+    if not at_top:
         return []
+    text = "".join(t.value for t in tokens if t.kind == "text")
+    if not _RUNS_AGAIN.search(text.replace("\\", "").replace("'", "").replace('"', "")):
+        return []  # quotes and backslashes go, as in a command name: e"va"l is eval
     # Every shape the script can take: awk {{# b }}'{ print }'{{/ b }} {{ x }} gives awk
     # the value as its program when b is false.
     found: dict[int, BodyProblem] = {}
