@@ -359,6 +359,17 @@ def test_unsupported_dialects_are_refused_at_load(dialect):
         load(nested)
 
 
+def test_a_plugin_tool_in_an_unsupported_dialect_is_refused_at_call(make_host, tool_pack):
+    """A ToolSpec registered by a plugin skips the load-time check; it is not guessed at."""
+    spec = attrs.evolve(
+        load({"type": "object"}),
+        input_schema={"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"},
+    )
+    result = make_host(tool_pack(spec)).call("t", {})
+    assert result.is_error
+    assert "draft-04" in result.text
+
+
 def test_type_object_is_not_added_where_it_would_change_a_ref(call):
     with pytest.raises(ToolDefinitionError, match='"type": "object"'):
         load({"properties": {"child": {"$ref": "#"}}})

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DIALECTS",
+    "UnsupportedDialect",
     "bad_number",
     "dialect_of",
     "find_additional",
@@ -225,6 +226,10 @@ def _load_classes() -> None:
     _by_stock[Draft7Validator] = _classes["draft-07"]
 
 
+class UnsupportedDialect(ValueError):
+    """A schema whose ``$schema`` is neither 2020-12 nor draft-07."""
+
+
 class _Unknown:
     """The class validator_for() answers for a ``$schema`` that is not in its registry."""
 
@@ -285,6 +290,9 @@ def new_validator(schema: Mapping[str, Any]) -> Validator:
     import referencing.jsonschema
     from referencing import Registry
 
+    if dialect_of(schema) is None:
+        # A tool registered by a plugin skips the load-time check; never guess its dialect.
+        raise UnsupportedDialect(f"$schema {schema.get('$schema')!r} is not supported")
     specification = (
         referencing.jsonschema.DRAFT7
         if dialect_of(schema) == "draft-07"

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ._convert import json_type_name
-from ._dialect import bad_number, find_additional, new_validator
+from ._dialect import UnsupportedDialect, bad_number, find_additional, new_validator
 from ._fastcheck import Check, compile_check
 from ._pattern import PatternError
 from .hookspecs import hookimpl
@@ -200,6 +200,8 @@ def validate_args(spec: ToolSpec, args: object) -> list[str]:
         errors = list(_validator_for(spec.input_schema).iter_errors(args))
     except PatternError as exc:
         return [f"⚒ This tool's schema has a pattern that cannot be used: {exc}"]
+    except UnsupportedDialect as exc:
+        return [f"⚒ This tool's schema cannot be checked: {exc} (2020-12 and draft-07 are)"]
     except UnicodeEncodeError:
         return ["⚒ Arguments contain an unpaired surrogate; text must be valid Unicode"]
     except RecursionError:
