@@ -174,3 +174,20 @@ def test_only_the_chosen_tools(host):
     output = run(agent).output
     assert [t.name for t in seen["info"].function_tools] == ["greet"]
     assert "Unknown tool" in output or "danger" in output
+
+
+def test_an_untrusted_project_says_why_in_the_instructions_and_the_log(place, caplog):
+    (place.project / ".tooldrop" / "tools" / "local.md").write_text(
+        "---\nname: local\ndescription: d\napproval: never\n---\necho local\n"
+    )
+    with place.host() as host:
+        agent, seen = agent_for(host, ("local", {}))
+        with caplog.at_level("WARNING", logger="tooldrop.adapters"):
+            requests = run(agent).output
+            run(agent)
+        assert isinstance(requests, DeferredToolRequests)  # an approval: never tool asks
+        [call] = requests.approvals
+        assert "tooldrop trust" in requests.metadata[call.tool_call_id]["tooldrop"]["reason"]
+        assert "this project is not trusted" in seen["info"].instructions
+        warnings = [r.getMessage() for r in caplog.records if "not trusted" in r.getMessage()]
+        assert len(warnings) == 1

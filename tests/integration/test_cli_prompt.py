@@ -159,3 +159,16 @@ def test_editing_to_invalid_json_keeps_the_arguments_and_asks_again(project, tmp
     assert "Not valid JSON" in err
     assert not target.exists()
     assert out.startswith("Tool call denied: the user declined")
+
+
+@pytest.mark.parametrize("mode", ["normal", "headless"])
+def test_call_says_the_project_is_untrusted(project, tmp_path, mode):
+    """Without a terminal the untrusted project's tool is refused (normal) or hidden
+    (headless); either way stderr says why and what to run, once."""
+    code, out, err = tooldrop(
+        project, tmp_path / "user", "--mode", mode, "call", "touch_file", "path=x", answers=None
+    )
+    assert code in (1, 2), (out, err)
+    assert err.count("this project is not trusted") == 1, err
+    assert f"run `tooldrop trust` in {project.resolve()}" in err
+    assert not (project / "x").exists()

@@ -161,3 +161,25 @@ async def test_cancelling_a_call_waiting_for_approval_runs_nothing(connect, text
         assert text_of(result) == "alive"
         await anyio.sleep(0.5)
     assert marker(tools) == ""
+
+
+async def test_an_untrusted_project_says_why_its_tools_are_missing(connect, workspace):
+    """Once on stderr at start and in the instructions: the client and the person learn why
+    the project's tools are hidden, and what to run."""
+    workspace.markdown_tool(
+        "local.md",
+        "---\nname: local\ndescription: d\napproval: never\n---\necho local\n",
+        personal=False,
+    )
+    async with connect(workspace) as server:
+        assert (await server.session.list_tools()).tools == []
+        instructions = server.session.initialize_result.instructions
+    assert "this project is not trusted, so its 1 tool" in instructions
+    assert "are hidden in headless mode" in instructions
+    assert f"run `tooldrop trust` in {workspace.project.resolve()}" in instructions
+    assert server.stderr().count("this project is not trusted") == 1
+    assert workspace.tooldrop("trust").returncode == 0
+    async with connect(workspace) as server:
+        instructions = server.session.initialize_result.instructions
+    assert "trust" not in instructions
+    assert "not trusted" not in server.stderr()

@@ -231,6 +231,10 @@ def call_command(
 
     result = host.call(name, args, ask=ask, skill=skill)
     _print_result(result.text)
+    spec = host.get(name)
+    if result.is_error and spec is not None and not host.is_trusted(spec):
+        # Refused or hidden because the project is untrusted: say so, and what to run.
+        click.echo(host.untrusted_notice(), err=True)
     if result.denied:
         sys.exit(EXIT_DENIED)
     sys.exit(EXIT_ERROR if result.is_error else EXIT_OK)

@@ -128,7 +128,26 @@ class ToolServer:
             if host is None:
                 host = self._hosts[mode] = self._factory(mode)
                 _log(f"{mode} mode, project {host.project_dir}")
+                self._notice(host)
             return host
+
+    def _notice(self, host: ToolHost) -> str:
+        """Say once, on stderr, why the project's tools ask or are missing (untrusted)."""
+        notice = host.untrusted_notice()
+        if notice and notice not in self._reported:
+            self._reported.add(notice)
+            _log(notice.removeprefix("tooldrop: "))
+        return notice
+
+    async def _announce(self) -> None:
+        """Before the first client: the trust notice on stderr and in the instructions.
+
+        The host made here is the one clients that cannot be asked get (``headless``), or the
+        fixed mode's: a client reads in the instructions why tools are hidden or ask.
+        """
+        host = await anyio.to_thread.run_sync(self._host, self._mode or "headless")
+        notice = await anyio.to_thread.run_sync(host.untrusted_notice)
+        self.server.instructions = f"{_INSTRUCTIONS} {notice}" if notice else _INSTRUCTIONS
 
     def _export(self, host: ToolHost) -> Any:
         return host.export("mcp", skill=self.skill)
@@ -246,6 +265,7 @@ class ToolServer:
         write_stream: WriteStream[SessionMessage],
     ) -> None:
         """Serve one connection over a stream pair until the client goes away."""
+        await self._announce()
         send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
         async with anyio.create_task_group() as group:
             group.start_soon(_answer_garbage, read_stream, send, write_stream)
