@@ -22,7 +22,7 @@ uv build -q -o "$dist" docs/examples/tooldrop-toml
 step "built: $(cd "$dist" && echo *)"
 
 expected=(tooldrop tooldrop_core tooldrop_markdown tooldrop_python tooldrop_shell tooldrop_mcp
-    tooldrop_sandbox tooldrop_toml)
+    tooldrop_sandbox tooldrop_adapters llm_tools_tooldrop tooldrop_toml)
 for name in "${expected[@]}"; do
     compgen -G "$dist/$name-*-py3-none-any.whl" >/dev/null || fail "no wheel for $name"
     compgen -G "$dist/$name-*.tar.gz" >/dev/null || fail "no sdist for $name"
@@ -162,5 +162,50 @@ grep -qF '.tooldrop/tools/broken.toml:3: command[0]: the program must be fixed t
     || fail "check did not name the broken file's line and field:"$'\n'"$output"
 expect "call beside a broken file" '^EXIT_CODE: 0$' tooldrop call word_count --yes 'text=x'
 step "sample plugin: list, check, render, trust, call, schema"
+
+# -- a framework user's install: core, loaders, shell and the adapters, no MCP server, beside a
+# framework that pins mcp<2 (langchain-mcp-adapters 0.3.2); a LangChain tool call runs there ---
+fw=$work/frameworks
+uv venv -q --python "$python" "$fw/venv"
+uv pip install -q --python "$fw/venv/bin/python" --find-links "$dist" \
+    "$dist"/tooldrop_core-*.whl "$dist"/tooldrop_markdown-*.whl "$dist"/tooldrop_shell-*.whl \
+    "$dist"/tooldrop_adapters-*.whl "langchain-mcp-adapters==0.3.2" "mcp<2" \
+    || fail "tooldrop-core, -markdown, -shell and -adapters do not install beside mcp<2"
+mkdir -p "$fw/config/tools" "$fw/project"
+cat > "$fw/config/tools/shout.md" <<'EOF'
+---
+name: shout
+description: Shout a word.
+approval: never
+parameters:
+  word:
+    type: string
+    required: true
+  mark:
+    type: string
+    default: "!"
+---
+echo {{word}}{{mark}}
+EOF
+(cd "$fw/project" && TOOLDROP_CONFIG_DIR="$fw/config" "$fw/venv/bin/python" - <<'PY') \
+    || fail "the LangChain adapter beside mcp<2"
+from importlib.metadata import PackageNotFoundError, version
+
+import langchain_mcp_adapters.client  # the release that needs mcp<2 imports
+from tooldrop_adapters.langchain import TooldropToolkit
+
+assert version("mcp").startswith("1."), version("mcp")
+for server in ("tooldrop-mcp", "tooldrop"):
+    try:
+        version(server)
+    except PackageNotFoundError:
+        continue
+    raise SystemExit(f"{server} was installed: the framework user's install needs no MCP server")
+[tool] = TooldropToolkit().get_tools()
+out = tool.invoke({"word": "hey"})
+assert out == "EXIT_CODE: 0\nhey!", out
+print(f"  ok  mcp {version('mcp')}, langchain-mcp-adapters {version('langchain-mcp-adapters')}")
+PY
+step "adapters beside mcp<2: installed without the MCP server, a LangChain tool call ran"
 
 echo "wheels.sh: OK in $((SECONDS - started))s"
