@@ -188,5 +188,6 @@ def test_the_page_runs_with_approval(framework, tmp_path: Path, monkeypatch):
     assert len(asked) == 1
     assert marker.read_text() == "it's"
     if framework != "openai-agents":  # the SDK's approval item carries name and arguments only
-        [(preview,)] = asked
+        [(shown,)] = asked  # llm's ask= gets the PendingCall; the others its preview
+        preview = getattr(shown, "preview", shown)
         assert "printf '%s' 'it'\\''s'" in preview
