@@ -224,6 +224,7 @@ def build_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
+            await server._announce()  # why an untrusted project's tools ask or are hidden
             async with manager.run():
                 yield
         finally:
