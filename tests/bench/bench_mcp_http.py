@@ -205,10 +205,13 @@ async def bench(root: Path, env: dict[str, str], sessions: int, calls: int) -> i
                 raise SystemExit(f"the server did not start: {stderr_path.read_text()}")
             await anyio.sleep(0.05)
         url = found.group(1)
+        me, it = psutil.Process(), psutil.Process(server.pid)
+        cpu = [sum(p.cpu_times()[:2]) for p in (me, it)]
         one = await http_one_session(url, sessions, calls)
         before = rss_mib(server.pid)
         many = await http_many_sessions(url, sessions, calls)
         after = rss_mib(server.pid)
+        cpu = [sum(p.cpu_times()[:2]) - used for p, used in zip((me, it), cpu, strict=True)]
         tree = psutil.Process(server.pid).children(recursive=True)
     finally:
         server.send_signal(signal.SIGTERM)
@@ -220,6 +223,7 @@ async def bench(root: Path, env: dict[str, str], sessions: int, calls: int) -> i
     print(
         f"  HTTP server RSS: {before:.1f} MiB before the {sessions} sessions, {after:.1f} MiB after"
     )
+    print(f"  CPU seconds for the HTTP runs: client {cpu[0]:.1f}, server {cpu[1]:.1f}")
     print(f"  SIGTERM: exit {status}, {len(orphans)} process(es) left behind")
     audit = stderr_path.read_text().count(" result=ok ")
     print(f"  audit lines with result=ok: {audit}")
