@@ -24,6 +24,7 @@ group lets its SIGTERM reach the tool first.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -162,7 +163,9 @@ def create_protected(policy: Policy) -> None:
     (empty, private): tooldrop would create them anyway, and a confined tool must not."""
     for path in policy.protected:
         if any(inside(path, w) for w in policy.writable):
-            Path(path).mkdir(mode=0o700, parents=True, exist_ok=True)
+            # If it cannot be made, bwrap_argv mounts an empty read-only directory there.
+            with contextlib.suppress(OSError):
+                Path(path).mkdir(mode=0o700, parents=True, exist_ok=True)
 
 
 def bwrap_argv(
