@@ -186,6 +186,10 @@ def tooldrop_approve(call: ToolCall, host: ToolHost) -> Decision | None:
     The default policy (:mod:`tooldrop.approval`) implements the approval × mode table of
     the docs. Override it with a ``tryfirst=True`` implementation; audit every decision with
     a ``wrapper=True`` one. An exception raised here denies the call.
+
+    Whatever the implementations return, the core then applies its own guarantees: an
+    ``allow`` for a project tool of an untrusted project (``host.is_trusted(call.spec)`` is
+    ``False``) or for a ``requires_approval`` tool becomes an ``ask``; a ``deny`` stays a deny.
     """
 
 
