@@ -50,11 +50,12 @@ if TYPE_CHECKING:
 __all__ = ["NAME_TAKING", "SPECIAL_ASSIGN", "check_positions", "shapes"]
 
 #: Builtins that read (some of) their arguments as variable names, array subscripts or
-#: arithmetic, where bash evaluates ``a[$(…)]``, or as code (``compgen -W``, ``bind -x``).
+#: arithmetic, where bash evaluates ``a[$(…)]``, as code (``compgen -W``, ``bind -x``,
+#: ``mapfile -C``) or as the program a name runs (``hash -p``).
 NAME_TAKING = frozenset({
     "read", "mapfile", "readarray", "let", "declare", "typeset", "local", "export",
     "readonly", "unset", "getopts", "wait", "compgen", "complete", "compopt", "alias",
-    "bind", "enable", "printf", "test", "[",
+    "bind", "enable", "hash", "printf", "test", "[",
 })  # fmt: skip
 # printf and test only with these options.
 _NAME_OPTIONS = {"printf": ("-v",), "test": ("-v", "-R"), "[": ("-v", "-R")}

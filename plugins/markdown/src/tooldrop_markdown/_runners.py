@@ -82,10 +82,12 @@ _RUNS_AGAIN = re.compile(
         sorted(
             {*_EVAL, *_SHELLS, *_JOINERS, *_CODE_OPTIONS, *_SCRIPTED, *_WRAPPERS}
             - _RESERVED
-            - {"."}
+            - {".", "git"}
         )
     )
     + r"|python[0-9.]*|pypy[0-9.]*)(?![\w-])|(?:^|[\s;&|(])\.\s"
+    # git only with -c: most tools run git, few give it configuration
+    + r"|(?<![\w.-])git(?=[^;&|\n]*\s-c(?:\s|$))"
 )
 PLACEHOLDER = "\0"
 
