@@ -59,6 +59,14 @@ def test_full_tool_keeps_every_value(load) -> None:  # P4
     assert list(tool.required) == ["namespace"]
     assert (tool.approval, tool.read_only, tool.timeout_ms) == ("never", True, 60000)
     assert (tool.cwd, tool.shell) == ("./scripts", "sh")
+    assert tool.keep_background is False
+
+
+def test_keep_background_reaches_the_spec(load):
+    tool = only_tool(
+        load(frontmatter("npm run dev >dev.log 2>&1 &", extra="keep_background: true\n"))
+    )
+    assert tool.keep_background is True
 
 
 @pytest.mark.parametrize(
@@ -100,6 +108,7 @@ def test_description_is_trimmed(load) -> None:
             '"read_only" must be a boolean (got "yes"; YAML 1.2 reads yes as text',
         ),
         ("read_only: 1\n", "read_only", '"read_only" must be a boolean'),
+        ("keep_background: yes\n", "keep_background", '"keep_background" must be a boolean'),
         (
             "timeout_ms: 30_000\n",
             "timeout_ms",

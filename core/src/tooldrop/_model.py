@@ -146,6 +146,10 @@ class ToolSpec:
     #: Paths inside the project, relative to its root, the tool asks to write when it runs
     #: confined; a tool that is not read-only may write the whole project anyway.
     writable: tuple[str, ...] = field(default=(), converter=_strings)
+    #: Leave what the script starts in the background running after the call (a dev server,
+    #: say): the call ends when the shell exits. Otherwise the call's process group is killed
+    #: once the call is over.
+    keep_background: bool = False
     #: Where the tool was defined; its ``content_hash`` is what grants and trust key on.
     origin: Origin
     #: Which backend runs the tool: ``shell`` for rendered scripts (tooldrop-shell runs

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import evolve, field, frozen
 
 from ._isolated import call_isolated
+from ._lifetime import running
 from ._model import Decision, ToolCall, ToolResult, ToolSpec
 from ._output import truncate
 
@@ -253,7 +254,8 @@ def _changed_since(host: ToolHost, spec: ToolSpec, digest: str) -> str:
 
 def _execute(host: ToolHost, call: ToolCall) -> ToolResult:
     try:
-        outcome: object = host.hook.tooldrop_execute(call=call, host=host)
+        with running(call.cancel):  # a SIGTERM to the process cancels it (tooldrop._lifetime)
+            outcome: object = host.hook.tooldrop_execute(call=call, host=host)
     except Exception as exc:  # noqa: BLE001 - a backend crash is an error result, not a crash.
         return ToolResult.error(f'Tool "{call.name}" crashed: {_describe(exc)}')
     if outcome is None:

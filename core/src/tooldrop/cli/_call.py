@@ -10,9 +10,11 @@ from typing import Any
 import click
 
 from .._host import ToolHost
+from .._lifetime import stopped_by
 from .._model import Decision, ToolCall, ToolSpec
 from ._context import CliContext, pass_cli, skill_option
 from ._format import allowed, place_text, shown_path
+from ._signals import exit_status, handle_stop_signals, say_stopped
 
 __all__ = [
     "always_allow_note",
@@ -211,7 +213,8 @@ def call_command(
 ) -> None:
     """Call tool NAME and print exactly the text the model would see.
 
-    KEY=VALUE pairs override --args. Exit status: 0 ok, 1 error result, 2 denied.
+    KEY=VALUE pairs override --args. Exit status: 0 ok, 1 error result, 2 denied, 128+N
+    stopped by signal N (SIGTERM, SIGHUP, SIGINT), the tool's processes killed first.
     """
     host = ctx.host
     ctx.selected_skill(skill)
@@ -229,7 +232,12 @@ def call_command(
             click.echo("tooldrop: no terminal to ask for approval on; pass --yes", err=True)
         return decision
 
-    result = host.call(name, args, ask=ask, skill=skill)
+    with handle_stop_signals():
+        result = host.call(name, args, ask=ask, skill=skill)
+    signum = stopped_by()
+    if signum is not None:  # SIGTERM, SIGHUP or SIGINT: the tool's processes are gone
+        say_stopped(signum)
+        sys.exit(exit_status(signum))
     _print_result(result.text)
     spec = host.get(name)
     if result.is_error and spec is not None and not host.is_trusted(spec):

@@ -103,6 +103,8 @@ class Frontmatter:
     network: bool = False
     #: Paths inside the project a sandboxed run may write, relative to the project root.
     writable: tuple[str, ...] = ()
+    #: Leave background processes running after the call (tooldrop's own field).
+    keep_background: bool = False
 
 
 #: The keys each class reads, for the unknown-key warnings.
@@ -361,6 +363,7 @@ def _build_converter() -> Any:
             shell=override(struct_hook=_choice_hook('Invalid "shell"', SHELLS)),
             network=override(struct_hook=_boolean_hook('"network"')),
             writable=override(struct_hook=_writable),
+            keep_background=override(struct_hook=_boolean_hook('"keep_background"')),
         ),
     )
     return conv

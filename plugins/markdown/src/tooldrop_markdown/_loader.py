@@ -282,6 +282,7 @@ def load_markdown(path: Path, scope: Scope) -> LoadResult:
         shell=front.shell,
         network=front.network,
         writable=front.writable,
+        keep_background=front.keep_background,
         origin=Origin(
             source="markdown",
             scope=scope,

@@ -6,7 +6,8 @@ The ``mcp`` SDK is imported only when ``serve`` runs: this module is loaded for 
 
 from __future__ import annotations
 
-from typing import Any, cast
+import os
+from typing import Any, NoReturn, cast
 
 import click
 from click.core import ParameterSource
@@ -73,7 +74,10 @@ def tooldrop_register_commands(cli: click.Group) -> None:
         """
         import anyio
 
+        from tooldrop.cli._signals import exit_status, say_stopped
+
         from ._server import ToolServer
+        from ._signals import serve_until_stopped
 
         cli_ctx = ctx.find_object(CliContext)
         if cli_ctx is None:  # pragma: no cover - serve always runs under the tooldrop group
@@ -112,8 +116,16 @@ def tooldrop_register_commands(cli: click.Group) -> None:
         server = ToolServer(
             host_for, mode=_explicit_mode(ctx, mode), poll_interval=poll_interval, skill=skill
         )
+
+        def finish(signum: int) -> NoReturn:
+            """Stopped by a signal, the calls cancelled and returned: close up, exit 128+N."""
+            for context in contexts:
+                context.close()
+            say_stopped(signum)
+            os._exit(exit_status(signum))  # stdin's reader thread would hold up a return
+
         try:
-            anyio.run(server.run_stdio)
+            anyio.run(serve_until_stopped, server.run_stdio, finish)
         except KeyboardInterrupt:
             pass
         finally:

@@ -31,6 +31,7 @@ from tooldrop import CancelToken
 
 from ._capture import StreamCapture
 from ._errors import StartError
+from ._guardian import guardian
 
 __all__ = ["DRAIN_PERIOD", "GRACE_PERIOD", "READ_SIZE", "Outcome", "run_process"]
 
@@ -222,8 +223,7 @@ def _woken(waker: _Waker, cancel: CancelToken) -> bool:
 
 def _wait_for_exit(run: _Run, waker: _Waker, cancel: CancelToken, deadline: float) -> Stopped:
     """The pipes are closed; wait for the shell itself to exit (it may have closed them early)."""
-    proc = run.proc
-    if proc.poll() is not None:
+    if run.exited():
         return ""
     pidfd = run.watch_exit()
     while True:
@@ -232,13 +232,12 @@ def _wait_for_exit(run: _Run, waker: _Waker, cancel: CancelToken, deadline: floa
             if waker.r in ready and _woken(waker, cancel):
                 return "cancelled"
             if pidfd in ready:
-                proc.wait()
-                return ""
-        else:  # no pidfd: poll the child, a few times a second
+                return ""  # not reaped yet: its pid stays the group's id until we kill the rest
+        else:  # no pidfd: look at the child, a few times a second
             ready = run.poll(min(deadline, time.monotonic() + 0.05))
             if waker.r in ready and _woken(waker, cancel):
                 return "cancelled"
-            if proc.poll() is not None:
+            if run.exited():
                 return ""
         if time.monotonic() >= deadline:
             return "timeout"
@@ -288,14 +287,20 @@ def run_process(
     cancel: CancelToken,
     keep: int,
     pass_fds: tuple[int, ...] = (),
+    keep_background: bool = False,
 ) -> Outcome:
     """Run ``argv`` with stdin closed and both outputs captured, and say how it ended.
+
+    When the call has ended, whatever is left in its process group (``cmd &``) is killed,
+    unless ``keep_background``: then the call ends when the shell exits (output still
+    arriving is read for :data:`DRAIN_PERIOD` more), and the group is left running.
 
     :param timeout: Seconds before the process group is stopped.
     :param cancel: Setting it stops the process group at once.
     :param keep: Characters kept at each end of each stream (at least the output limit).
     :param pass_fds: Descriptors the process inherits (a sandbox's seccomp filter); the
         caller still owns them.
+    :param keep_background: Leave what the script started in the background running.
     :raises StartError: the process could not be started.
     """
     if os.name == "nt":  # pragma: no cover - Windows has no poll() on pipes
@@ -305,6 +310,8 @@ def run_process(
             argv, cwd=cwd, env=env, timeout=timeout, cancel=cancel, keep=keep
         )
     deadline = time.monotonic() + timeout
+    # Started before the tool, so the tool's group is known to it a moment after the spawn.
+    guard = guardian()  # kills the group should tooldrop itself be killed meanwhile
     try:
         proc = subprocess.Popen(
             argv,
@@ -319,36 +326,65 @@ def run_process(
         )
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the script or env
         raise StartError(_describe(exc)) from exc
+    pgid = proc.pid  # start_new_session made the shell the leader of its own group
+    if guard is not None:
+        guard.watch(pgid)
     run = _Run(proc, keep)
     waker = _thread_waker()
     forget = cancel.add_callback(waker.wake)
     stopped: Stopped = ""
     try:
         run.poller.register(waker.r, _IN)
-        while run.files:
-            ready = run.poll(deadline)
-            if not ready and time.monotonic() >= deadline:
-                stopped = "timeout"
-                break
-            if waker.r in ready and _woken(waker, cancel):
-                stopped = "cancelled"
-                break
-            for fd in ready:
-                if fd in run.files:
-                    run.read(fd)
+        stopped = _read_until_done(run, waker, cancel, deadline, keep_background)
         if not stopped:
             stopped = _wait_for_exit(run, waker, cancel, deadline)
         run.poller.unregister(waker.r)  # from here on, a cancel changes nothing
         if stopped:
             _stop(run)
+        else:
+            if not keep_background:
+                # The call is over: what it left in its group (`cmd &` with its output
+                # redirected) goes too. The shell is not reaped yet, so the id is still ours.
+                _signal_group(pgid, signal.SIGKILL)
+            proc.wait()
     except BaseException:
-        # KeyboardInterrupt or a bug: never leave the group running behind us. (Once the
-        # shell is reaped its pid may be reused, so the group is only signalled before.)
+        # KeyboardInterrupt, SystemExit from a stop signal, or a bug: never leave the group
+        # running behind us. (Once the shell is reaped its pid may be reused, so the group is
+        # only signalled before.)
         if proc.returncode is None:
-            _signal_group(proc.pid, signal.SIGKILL)
+            _signal_group(pgid, signal.SIGKILL)
             proc.wait()
         raise
     finally:
         forget()
         run.close()
+        if guard is not None:
+            guard.release(pgid)
     return Outcome(_exit_code(proc.returncode), run.stdout, run.stderr, stopped)
+
+
+def _read_until_done(
+    run: _Run, waker: _Waker, cancel: CancelToken, deadline: float, keep_background: bool
+) -> Stopped:
+    """Read both pipes until they close (or, with ``keep_background``, the shell exits)."""
+    drain_end: float | None = None
+    pidfd = run.watch_exit() if keep_background else None
+    while run.files:
+        until = deadline if drain_end is None else min(deadline, drain_end)
+        if keep_background and pidfd is None and drain_end is None:
+            until = min(until, time.monotonic() + 0.05)  # no pidfd: look at the shell often
+        ready = run.poll(until, pidfd if drain_end is None else None)
+        now = time.monotonic()
+        if not ready and now >= deadline:
+            return "timeout"
+        if waker.r in ready and _woken(waker, cancel):
+            return "cancelled"
+        for fd in ready:
+            if fd in run.files:
+                run.read(fd)
+        if keep_background and drain_end is None and run.exited():
+            # The shell is done; a service it started may hold the pipes open for ever.
+            drain_end = now + DRAIN_PERIOD
+        if drain_end is not None and now >= drain_end:
+            break
+    return ""

@@ -58,6 +58,7 @@ def run_call(call: ToolCall, host: ToolHost) -> ToolResult:
             cancel=call.cancel,
             keep=max(limit, 0),
             pass_fds=command.pass_fds,
+            keep_background=spec.keep_background,
         )
     except StartError as exc:
         return ToolResult.error(f"Custom tool failed to start: {exc}")
