@@ -14,7 +14,7 @@ import sys
 import anyio
 import pytest
 
-from ..shell.lifetime import kill_all, marker, wait_for, wait_gone
+from ..shell.lifetime import describe, kill_all, marker, wait_for, wait_gone
 
 pytestmark = [
     pytest.mark.anyio,
@@ -52,7 +52,7 @@ async def stop_mid_call(connect, workspace, signum: int) -> tuple[int | None, st
         stderr = server.stderr()
     left = await anyio.to_thread.run_sync(wait_gone, mark)
     kill_all(left)
-    assert left == [], f"processes survived: {[p.cmdline() for p in left]}"
+    assert left == [], f"processes survived: {describe(left)}"
     return code, stderr
 
 

@@ -72,3 +72,14 @@ def wait_for_file(path: Path, *, within: float = TIMEOUT) -> None:
         if time.monotonic() >= end:
             raise AssertionError(f"{path} did not appear within {within}s")
         time.sleep(0.02)
+
+
+def describe(processes: list[psutil.Process]) -> list[str]:
+    """Each survivor's pid and command line, for a failure message (it may die meanwhile)."""
+    shown = []
+    for proc in processes:
+        try:
+            shown.append(f"{proc.pid}: {' '.join(proc.cmdline())}")
+        except psutil.Error:
+            shown.append(f"{proc.pid}: (gone)")
+    return shown

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .lifetime import TIMEOUT, kill_all, marker, wait_for, wait_gone
+from .lifetime import TIMEOUT, describe, kill_all, marker, wait_for, wait_gone
 
 pytestmark = [
     pytest.mark.slow,
@@ -68,7 +68,7 @@ def home(tmp_path: Path) -> Home:
 def assert_none_left(mark: str) -> None:
     left = wait_gone(mark)
     kill_all(left)
-    assert left == [], f"processes survived: {[p.cmdline() for p in left]}"
+    assert left == [], f"processes survived: {describe(left)}"
 
 
 # A grandchild (not the shell's last command, which bash would exec in place of itself),
@@ -174,5 +174,48 @@ def test_keep_background_is_still_stopped_by_the_timeout(home):
     home.tool("slow", f"sleep {mark} &\nsleep {mark}\n", keep_background="true", timeout_ms=500)
     done = home.run("slow")
     assert done.returncode == 1
+    assert "timed out after 500ms" in done.stdout
+    assert_none_left(mark)
+
+
+def cgroups_available() -> bool:
+    from tooldrop_shell._cgroup import call_cgroups
+
+    maker = call_cgroups()
+    group = maker.make() if maker is not None else None
+    if group is None:
+        return False
+    group.remove()
+    return True
+
+
+@pytest.mark.skipif(
+    not cgroups_available(),
+    reason="no writable cgroup v2 here: a setsid escape is not contained (docs/security.md)",
+)
+@pytest.mark.parametrize(
+    "body",
+    [
+        "setsid sleep {m} >/dev/null 2>&1 &\necho started\n",
+        # setsid -f forks first, so the escapee's parent is gone before the call ends.
+        "setsid -f sleep {m} >/dev/null 2>&1\necho started\n",
+        # An escapee that starts children of its own, in a session of its own.
+        "setsid sh -c 'sleep {m} & sleep {m}' >/dev/null 2>&1 &\necho started\n",
+    ],
+)
+def test_a_setsid_escape_is_ended_when_the_call_returns(home, body):
+    mark = marker()
+    home.tool("escape", body.format(m=mark))
+    done = home.run("escape")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "EXIT_CODE: 0\nstarted"
+    assert_none_left(mark)
+
+
+@pytest.mark.skipif(not cgroups_available(), reason="no writable cgroup v2 here")
+def test_a_setsid_escape_is_ended_by_the_timeout(home):
+    mark = marker()
+    home.tool("escape", f"setsid sleep {mark} >/dev/null 2>&1 &\nsleep {mark}\n", timeout_ms=500)
+    done = home.run("escape")
     assert "timed out after 500ms" in done.stdout
     assert_none_left(mark)

@@ -10,8 +10,9 @@ a service a tool leaves running on purpose would die with the thread.
 Instead, on the first call, tooldrop starts a guardian: ``/bin/sh`` reading a pipe whose only
 writer is tooldrop (the write end is close-on-exec, so no tool inherits it). Each call writes
 ``+PGID`` when its group starts and ``-PGID`` once it has ended (or been handed over:
-``keep_background``). When tooldrop exits for any reason the pipe reaches end of file and the
-guardian sends SIGKILL to every group still listed, then exits itself. It runs in its own
+``keep_background``), and ``c+PATH`` / ``c-PATH`` for the call's cgroup when it has one. When
+tooldrop exits for any reason the pipe reaches end of file and the guardian sends SIGKILL to
+every group still listed and kills every cgroup still listed, then exits itself. It runs in its own
 session, so a signal to tooldrop's process group (``timeout``, a closed terminal) does not
 reach it, and ignores SIGHUP and SIGINT besides. It works the same on every POSIX system.
 """
@@ -25,19 +26,30 @@ import threading
 
 __all__ = ["GUARDIAN_SCRIPT", "Guardian", "guardian"]
 
-# POSIX sh (dash, bash, busybox): builtins only, no fork per line. The list is kept with a
-# space on each side of every id, so removing " 12 " cannot touch " 123 ".
+# POSIX sh (dash, bash, busybox): builtins only, no fork per line. Groups are kept with a
+# space on each side of every id, so removing " 12 " cannot touch " 123 "; cgroup paths one
+# per line, the same way.
 GUARDIAN_SCRIPT = """\
 trap '' HUP INT PIPE
+nl='
+'
 groups=' '
-while read -r line; do
+cgroups=$nl
+while IFS= read -r line; do
   case $line in
     +*) groups="$groups${line#+} " ;;
     -*) g=${line#-}
         case $groups in *" $g "*) groups="${groups%% $g *} ${groups#* $g }" ;; esac ;;
+    c+*) cgroups="$cgroups${line#c+}$nl" ;;
+    c-*) c=${line#c-}
+        case $cgroups in *"$nl$c$nl"*)
+          cgroups="${cgroups%%"$nl$c$nl"*}$nl${cgroups#*"$nl$c$nl"}" ;;
+        esac ;;
   esac
 done
 for g in $groups; do kill -s KILL -- "-$g" 2>/dev/null; done
+IFS=$nl
+for c in $cgroups; do echo 1 2>/dev/null >"$c/cgroup.kill"; done
 """
 
 
@@ -73,6 +85,15 @@ class Guardian:
     def release(self, pgid: int) -> None:
         """The group has ended, or is meant to outlive tooldrop: forget it."""
         self._send(f"-{pgid}\n")
+
+    def watch_cgroup(self, path: str) -> None:
+        """Kill what is in the cgroup at ``path`` if tooldrop dies before :meth:`release_cgroup`."""
+        if "\n" not in path:
+            self._send(f"c+{path}\n")
+
+    def release_cgroup(self, path: str) -> None:
+        if "\n" not in path:
+            self._send(f"c-{path}\n")
 
 
 _lock = threading.Lock()

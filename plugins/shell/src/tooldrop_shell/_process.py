@@ -30,6 +30,7 @@ from attrs import frozen
 from tooldrop import CancelToken
 
 from ._capture import StreamCapture
+from ._cgroup import CallCgroup, call_cgroup
 from ._errors import StartError
 from ._guardian import guardian
 
@@ -309,11 +310,15 @@ def run_process(
         return run_process_windows(
             argv, cwd=cwd, env=env, timeout=timeout, cancel=cancel, keep=keep
         )
-    deadline = time.monotonic() + timeout
-    # Started before the tool, so the tool's group is known to it a moment after the spawn.
-    guard = guardian()  # kills the group should tooldrop itself be killed meanwhile
-    try:
-        proc = subprocess.Popen(
+    with call_cgroup() as cgroup:
+        return _run(argv, cwd, env, timeout, cancel, keep, keep_background, cgroup)
+
+
+def _spawn(
+    argv: list[str], cwd: str, env: dict[str, str] | None, cgroup: CallCgroup | None
+) -> subprocess.Popen[bytes]:
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
             argv,
             stdin=_stdin(),
             stdout=subprocess.PIPE,
@@ -324,8 +329,37 @@ def run_process(
             bufsize=0,
             pass_fds=pass_fds,
         )
+
+    try:
+        return start() if cgroup is None else cgroup.spawn(start)
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the script or env
         raise StartError(_describe(exc)) from exc
+
+
+def _run(
+    argv: list[str],
+    cwd: str,
+    env: dict[str, str] | None,
+    timeout: float,
+    cancel: CancelToken,
+    keep: int,
+    keep_background: bool,
+    cgroup: CallCgroup | None,
+) -> Outcome:
+    deadline = time.monotonic() + timeout
+    # Started before the tool, so the tool's group is known to it a moment after the spawn.
+    guard = guardian()  # kills the group should tooldrop itself be killed meanwhile
+    # The call's cgroup is known before the spawn, so the guardian holds it from the first
+    # instant; the group's id only after (a moment in which tooldrop's death would orphan it).
+    contained = str(cgroup.path) if cgroup is not None else ""
+    if guard is not None and contained:
+        guard.watch_cgroup(contained)
+    try:
+        proc = _spawn(argv, cwd, env, cgroup)
+    except BaseException:
+        if guard is not None and contained:
+            guard.release_cgroup(contained)
+        raise
     pgid = proc.pid  # start_new_session made the shell the leader of its own group
     if guard is not None:
         guard.watch(pgid)
@@ -341,12 +375,15 @@ def run_process(
         run.poller.unregister(waker.r)  # from here on, a cancel changes nothing
         if stopped:
             _stop(run)
-        else:
-            if not keep_background:
-                # The call is over: what it left in its group (`cmd &` with its output
-                # redirected) goes too. The shell is not reaped yet, so the id is still ours.
-                _signal_group(pgid, signal.SIGKILL)
-            proc.wait()
+        elif not keep_background:
+            # The call is over: what it left in its group (`cmd &` with its output
+            # redirected) goes too. The shell is not reaped yet, so the id is still ours.
+            _signal_group(pgid, signal.SIGKILL)
+        proc.wait()
+        if cgroup is not None and keep_background and not stopped:
+            cgroup.release()  # the service stays, in tooldrop's own cgroup
+        elif cgroup is not None:
+            cgroup.kill()  # what escaped the group with setsid
     except BaseException:
         # KeyboardInterrupt, SystemExit from a stop signal, or a bug: never leave the group
         # running behind us. (Once the shell is reaped its pid may be reused, so the group is
@@ -354,12 +391,16 @@ def run_process(
         if proc.returncode is None:
             _signal_group(pgid, signal.SIGKILL)
             proc.wait()
+        if cgroup is not None:
+            cgroup.kill()
         raise
     finally:
         forget()
         run.close()
         if guard is not None:
             guard.release(pgid)
+            if contained:
+                guard.release_cgroup(contained)
     return Outcome(_exit_code(proc.returncode), run.stdout, run.stderr, stopped)
 
 
