@@ -311,11 +311,15 @@ def run_process(
             argv, cwd=cwd, env=env, timeout=timeout, cancel=cancel, keep=keep
         )
     with call_cgroup() as cgroup:
-        return _run(argv, cwd, env, timeout, cancel, keep, keep_background, cgroup)
+        return _run(argv, cwd, env, pass_fds, timeout, cancel, keep, keep_background, cgroup)
 
 
 def _spawn(
-    argv: list[str], cwd: str, env: dict[str, str] | None, cgroup: CallCgroup | None
+    argv: list[str],
+    cwd: str,
+    env: dict[str, str] | None,
+    pass_fds: tuple[int, ...],
+    cgroup: CallCgroup | None,
 ) -> subprocess.Popen[bytes]:
     def start() -> subprocess.Popen[bytes]:
         return subprocess.Popen(
@@ -340,6 +344,7 @@ def _run(
     argv: list[str],
     cwd: str,
     env: dict[str, str] | None,
+    pass_fds: tuple[int, ...],
     timeout: float,
     cancel: CancelToken,
     keep: int,
@@ -355,7 +360,7 @@ def _run(
     if guard is not None and contained:
         guard.watch_cgroup(contained)
     try:
-        proc = _spawn(argv, cwd, env, cgroup)
+        proc = _spawn(argv, cwd, env, pass_fds, cgroup)
     except BaseException:
         if guard is not None and contained:
             guard.release_cgroup(contained)
