@@ -40,6 +40,7 @@ def test_the_readme_example_loads_into_a_shell_tool(tmp_path):
     assert spec.description == "Show recent commits."
     assert (spec.approval, spec.read_only, spec.timeout_ms) == ("never", True, 30_000)
     assert (spec.runner, spec.shell) == ("shell", "sh")
+    assert spec.keep_background is False
     assert spec.origin.source == "toml"
     assert spec.origin.scope == "project"
     assert len(spec.origin.content_hash) == 64
@@ -218,3 +219,9 @@ def test_one_broken_file_does_not_stop_the_others_and_other_suffixes_are_left_al
     host = make_host()
     assert [s.name for s in host.tools()] == ["git_log"]
     assert [p.path.name for p in host.problems()] == ["broken.toml"]
+
+
+def test_keep_background_reaches_the_spec(tmp_path):
+    text = 'name = "up"\ndescription = "Start it."\ncommand = ["true"]\nkeep_background = true\n'
+    [spec] = load_toml(write(tmp_path, "up.toml", text), "personal").tools
+    assert spec.keep_background is True

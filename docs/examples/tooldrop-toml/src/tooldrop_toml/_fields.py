@@ -116,6 +116,8 @@ class TomlTool:
     timeout_ms: int = 30_000
     cwd: str | None = None
     env: dict[str, str] = Factory(dict)
+    #: Leave what the command starts in the background (a daemon it forks) running afterwards.
+    keep_background: bool = False
 
 
 def _build_converter() -> cattrs.Converter:

@@ -162,6 +162,7 @@ def load_toml(path: Path, scope: Scope) -> LoadResult:
         timeout_ms=tool.timeout_ms,
         cwd=tool.cwd,
         env=tool.env,
+        keep_background=tool.keep_background,
         # The script is one shlex-quoted command line: POSIX sh runs it the same everywhere.
         shell="sh",
         origin=Origin(
