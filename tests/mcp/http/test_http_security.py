@@ -245,3 +245,28 @@ def test_the_token_file_is_never_world_readable_silently(tmp_path):
     tokens, warnings = load_tokens(path, environ={})
     assert len(tokens) == 1
     assert warnings == [f"{path}: readable by other users; `chmod 600` it"]
+
+
+async def test_a_stateless_client_cannot_dodge_the_per_session_limit(http, tools):
+    # No sessions when stateless: a made-up Mcp-Session-Id per call must not count as a new
+    # session; the token is what is limited.
+    tools.markdown_tool(
+        "hold.md",
+        "---\nname: hold\ndescription: Holds.\napproval: never\n---\ntouch held; sleep 2\n",
+    )
+    args = ("--stateless", "--calls-per-session", "1")
+    async with http.server(tools, *args) as server, anyio.create_task_group() as group:
+        answers: dict[str, object] = {}
+
+        async def call(name: str, session_id: str) -> None:
+            body = {"jsonrpc": "2.0", "id": session_id, "method": "tools/call",
+                    "params": {"name": name, "arguments": {}}}  # fmt: skip
+            headers = {"Mcp-Session-Id": session_id, "Mcp-Protocol-Version": "2025-06-18"}
+            answers[session_id] = await post(http, server.url, body, **headers)
+
+        group.start_soon(call, "hold", "forged-1")
+        await http.wait_for((tools.project / "held").exists, "the first call to start")
+        await call("greet", "forged-2")
+        second = answers["forged-2"].text
+    assert '"code":-32001' in second
+    assert "this session has 1 running (at most 1)" in second

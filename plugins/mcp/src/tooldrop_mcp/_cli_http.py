@@ -114,6 +114,11 @@ def run_http(
         grace=http["grace"],
     )
     server = HttpToolServer(
-        host_for, mode=mode, poll_interval=poll_interval, limits=limits, skill=skill
+        host_for,
+        mode=mode,
+        poll_interval=poll_interval,
+        limits=limits,
+        skill=skill,
+        stateless=options.stateless,
     )
     serve_http(server, options)

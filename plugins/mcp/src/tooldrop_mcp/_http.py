@@ -66,14 +66,18 @@ class HttpOptions:
     grace: float = 10.0
 
 
-def _caller(ctx: ServerRequestContext[Any]) -> tuple[str, str]:
-    """Who is calling (token id) and the key of their session, from the HTTP request."""
+def _caller(ctx: ServerRequestContext[Any], stateless: bool) -> tuple[str, str]:
+    """Who is calling (token id) and the key of their session, from the HTTP request.
+
+    Stateless, there are no sessions: the header is whatever the client wrote (a fresh one
+    per call would dodge the per-session limit), so the token is the key.
+    """
     request = ctx.request
     scope = getattr(request, "scope", None) or {}
     user = scope.get("user")
     who = user.username if isinstance(user, AuthenticatedUser) else "anonymous"
     headers = getattr(request, "headers", None)
-    session = headers.get("mcp-session-id") if headers is not None else None
+    session = None if stateless or headers is None else headers.get("mcp-session-id")
     return who, session or f"token:{who}"
 
 
@@ -90,8 +94,10 @@ class HttpToolServer(ToolServer):
         poll_interval: float,
         limits: Limits,
         skill: str | None = None,
+        stateless: bool = False,
     ) -> None:
         super().__init__(hosts, mode=mode, poll_interval=poll_interval, skill=skill)
+        self.stateless = stateless
         self.limits = limits
         self.gate = CallGate(limits.calls_per_session, limits.calls_total)
         self.draining = False
@@ -118,7 +124,7 @@ class HttpToolServer(ToolServer):
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
-        who, session = _caller(ctx)
+        who, session = _caller(ctx, self.stateless)
         try:
             if self.draining:
                 raise MCPError(SHUTTING_DOWN, "The server is shutting down; call again later")
@@ -148,7 +154,7 @@ class HttpToolServer(ToolServer):
         params: types.CallToolRequestParams,
         result: ToolResult | None,
     ) -> None:
-        who, session = _caller(ctx)
+        who, session = _caller(ctx, self.stateless)
         if result is None:
             outcome = "result=server-error"
         elif result.denied:

@@ -67,7 +67,9 @@ def create_app(environ: Mapping[str, str] | None = None) -> Any:
         allow_hosts=_listed(env.get("TOOLDROP_SERVE_ALLOW_HOSTS")),
         allow_origins=_listed(env.get("TOOLDROP_SERVE_ALLOW_ORIGINS")),
     )
-    server = HttpToolServer(host_for, mode=mode, poll_interval=1.0, limits=options.limits)
+    server = HttpToolServer(
+        host_for, mode=mode, poll_interval=1.0, limits=options.limits, stateless=True
+    )
 
     def close() -> None:
         for context in contexts:
