@@ -79,3 +79,30 @@ def test_serve_an_unknown_skill_exits_1_before_serving(bundles: Workspace) -> No
     assert done.returncode == 1
     assert done.stdout == ""
     assert 'no skill bundle named "nope" (skills: gh, k8s, other)' in done.stderr
+
+
+async def test_a_bundle_edit_changes_the_served_context(connect, bundles) -> None:
+    from .test_list_changed import ChangeWatcher, names
+
+    changes = ChangeWatcher()
+    skills = bundles.config / "skills"
+    async with connect(
+        bundles, "--skill", "k8s", "--poll-interval", "0.2", message_handler=changes
+    ) as server:
+        assert await names(server.session) == ["flat_tool", "gh_pr", "k8s_pods"]
+        # The agent's allow-list names one more tool: a file in agents/ changed.
+        (skills / "k8s" / "agents" / "agent.md").write_text(
+            "---\nname: k8s-agent\ndescription: d\ntools: [k8s_pods, k8s_logs]\n---\nHi\n"
+        )
+        await changes.wait()
+        assert await names(server.session) == ["k8s_logs", "k8s_pods"]
+        # The other bundle turns global: its skill.yaml changed.
+        (skills / "other" / "skill.yaml").write_text(
+            "name: other\ndescription: d\ntools_visibility: global\n"
+        )
+        (skills / "k8s" / "agents" / "agent.md").write_text(
+            "---\nname: k8s-agent\ndescription: d\n---\nHi\n"
+        )
+        await changes.wait()
+        listed = await names(server.session)
+        assert "other_secret" in listed and "k8s_logs" in listed
