@@ -164,3 +164,36 @@ def _context(name: str, arguments: str):
     from agents.tool_context import ToolContext
 
     return ToolContext(context=None, tool_name=name, tool_call_id="c", tool_arguments=arguments)
+
+
+class TwoTurns(Scripted):
+    """Calls ``danger`` once per turn, twice, then answers with every output."""
+
+    async def get_response(self, system_instructions, input, model_settings, tools, *args, **kw):
+        items = input if isinstance(input, list) else []
+        outputs = [
+            i for i in items if isinstance(i, dict) and i.get("type") == "function_call_output"
+        ]
+        if len(outputs) < 2:
+            self.calls = (("danger", {"word": f"w{len(outputs)}"}),)
+            response = await super().get_response(
+                system_instructions, [], model_settings, tools, *args, **kw
+            )
+            call = response.output[0]
+            call.call_id, call.id = f"call-turn-{len(outputs)}", f"fc-turn-{len(outputs)}"
+            return response
+        return await super().get_response(
+            system_instructions, input, model_settings, tools, *args, **kw
+        )
+
+
+def test_always_approve_in_the_sdk_is_not_a_yes_for_later_calls(host, place):
+    agent = Agent(name="t", model=TwoTurns(), tools=tooldrop_tools(host))
+    first = run(agent)
+    [item] = first.interruptions
+    state = first.to_state()
+    state.approve(item, always_approve=True)
+    second = run(agent, state)
+    assert place.danger_ran() == "w0"  # the call the person approved ran; the next did not
+    assert second.interruptions == []
+    assert "no one to ask" in second.final_output

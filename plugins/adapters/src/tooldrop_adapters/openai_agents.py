@@ -63,10 +63,15 @@ def _function_tool(source: Source, view: ToolView) -> FunctionTool:
         if source.holding(call_id):
             return True  # asked again on resume: the held call is what the person saw
         pending = await source.aprepare(name, args)
-        if pending.needs_approval:
-            source.hold(call_id, pending, args)
+        if not pending.needs_approval:
+            return False
+        approved = getattr(ctx, "is_tool_approved", None)
+        if callable(approved) and approved(name, call_id):
+            # Approved before anyone saw this call: a standing "always approve" in the SDK.
+            # That is not a person's yes to this call; nothing is held, so the call is refused.
             return True
-        return False
+        source.hold(call_id, pending, args)
+        return True
 
     async def invoke(ctx: ToolContext[Any], raw: str) -> str:
         try:
