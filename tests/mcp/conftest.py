@@ -228,6 +228,7 @@ PY_TOOLS = """
             "description": "Always fails.",
             "input_schema": {"type": "object", "properties": {"why": {"type": "string"}}},
             "approval": "never",
+            "read_only": False,  # never asks, yet not read-only: not destructive either
             "execute": boom,
         },
         {
