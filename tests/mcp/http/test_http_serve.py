@@ -142,3 +142,18 @@ async def test_a_changed_tool_file_notifies_connected_sessions(http, workspace):
         stderr = server.stderr()
     assert listed == ["first", "second"]
     assert "tools changed: telling 1 session(s)" in stderr
+
+
+async def test_an_untrusted_project_says_why_in_instructions_and_on_stderr(http, workspace):
+    workspace.markdown_tool(
+        "local.md",
+        "---\nname: local\ndescription: d\napproval: never\n---\necho local\n",
+        personal=False,
+    )
+    async with http.server(workspace) as server, http.session(server.url) as session:
+        assert (await session.list_tools()).tools == []
+        instructions = session.initialize_result.instructions
+        stderr = server.stderr()
+    assert "this project is not trusted, so its 1 tool" in instructions
+    assert "run `tooldrop trust`" in instructions
+    assert stderr.count("this project is not trusted") == 1
