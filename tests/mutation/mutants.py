@@ -61,9 +61,9 @@ def _skipped_lines(tree: ast.Module) -> set[int]:
 
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
-            if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-                skip.update(span(body[0]))
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and _is_text(first.value):  # a docstring
+            skip.update(span(first))
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skip.update(span(node))
         if isinstance(node, ast.Assign) and any(
@@ -163,6 +163,10 @@ class _Finder(ast.NodeVisitor):
         if isinstance(node.value, ast.Call | ast.Await):
             self._add(node, "pass", "call removed")
         self.generic_visit(node)
+
+
+def _is_text(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _is_stringish(node: ast.BinOp) -> bool:
