@@ -145,3 +145,24 @@ def test_new_skill_scaffolds_a_bundle_then_tools_in_it(tree: Tree) -> None:
     done = run(tree, "new", "mine", "--skill", "solo", "--personal")
     assert done.returncode == 0, done.stderr
     assert (tree.C / "skills" / "solo" / "tools" / "mine.md").exists()
+
+
+def test_unknown_tool_suggests_and_names_a_broken_file_but_never_a_scoped_one(k8s: Tree) -> None:
+    k8s.flat_tool("git-recent.md", "---\nname: git_recent\n---\n")  # no description: refused
+    k8s.bundle("sec", "name: sec\ndescription: d\n", tools={"secret.md": "---\nname: secret\n"})
+    run(k8s, "trust", stdin="y\n")
+    done = run(k8s, "call", "flat_tol", "--yes")
+    assert done.returncode == 1
+    assert done.stdout.endswith('Did you mean "flat_tool"?')
+    listed = done.stdout.partition("Available tools: ")[2].partition(". Did")[0].split(", ")
+    assert listed == sorted(listed) and "flat_tool" in listed
+    done = run(k8s, "call", "git_recent", "--yes")
+    assert done.returncode == 1
+    assert done.stdout.startswith('Tool "git_recent" failed to load (')
+    assert done.stdout.endswith("see `tooldrop check`")
+    # A scoped tool that failed, and a scoped name one letter off: neither is told.
+    for name in ("secret", "k8s_pod"):
+        done = run(k8s, "call", name, "--yes")
+        assert done.stdout.startswith(f'Unknown tool "{name}". Available tools: ')
+        assert "secret" not in done.stdout.replace(f'"{name}"', "")
+        assert "k8s_pods" not in done.stdout and "Did you mean" not in done.stdout

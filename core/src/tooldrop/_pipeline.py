@@ -10,6 +10,7 @@ worker thread and turns task cancellation into the call's cancel token.
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -20,7 +21,7 @@ from attrs import evolve
 from ._cancel import CancelToken
 from ._errors import RenderError, UnknownSkillError
 from ._invariants import enforce
-from ._model import Decision, ToolCall, ToolResult, ToolSpec
+from ._model import Decision, Problem, ToolCall, ToolResult, ToolSpec
 from ._output import truncate
 from ._pending import PendingCall, file_digest
 from ._schema import apply_defaults, drop_null_optionals
@@ -45,11 +46,39 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+def _failed_to_load(host: ToolHost, name: str) -> Problem | None:
+    """The load error of a file whose name says it held tool ``name``, if one failed.
+
+    Files inside a skill bundle (a folder with a ``skill.yaml`` above them) are left out: a
+    scoped tool's name is not told to other contexts, not even as "it failed to load".
+    """
+    for problem in host.problems():
+        path = problem.path
+        if problem.severity != "error" or path is None:
+            continue
+        stem = path.stem.replace("-", "_").lower()
+        if name.lower() != stem and not name.lower().endswith(f"__{stem}"):
+            continue
+        if any((parent / "skill.yaml").exists() for parent in path.parents[:3]):
+            continue
+        return problem
+    return None
+
+
 def _unknown(host: ToolHost, name: str, skill: str | None) -> ToolResult:
     # Only the names this context may call: a scoped tool's name is not told to others.
-    names = [spec.name for spec in host.tools(skill)]
+    names = sorted(spec.name for spec in host.tools(skill))
+    failed = _failed_to_load(host, name)
+    if failed is not None:
+        return ToolResult.error(
+            f'Tool "{name}" failed to load ({failed.format()}); see `tooldrop check`'
+        )
     shown = ", ".join(names[:_SHOWN_NAMES]) + (", ..." if len(names) > _SHOWN_NAMES else "")
-    return ToolResult.error(f'Unknown tool "{name}". Available tools: {shown or "none"}')
+    text = f'Unknown tool "{name}". Available tools: {shown or "none"}'
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.75)
+    if close:
+        text += ". Did you mean " + " or ".join(f'"{match}"' for match in close) + "?"
+    return ToolResult.error(text)
 
 
 def _validate(host: ToolHost, spec: ToolSpec, args: Mapping[str, Any]) -> list[str]:
