@@ -13,6 +13,8 @@ sandbox, or let its own tools run unasked.
 
 from __future__ import annotations
 
+import difflib
+import re
 from pathlib import Path
 
 from attrs import define, field
@@ -61,6 +63,51 @@ def _read_personal(path: Path, data: dict[str, object], settings: Settings) -> N
             )
 
 
+def _yaml_error(exc: Exception) -> tuple[int | None, str]:
+    """One line, ``invalid YAML: <problem> (<context>)``, and the line it is on: not the
+    parser's multi-line dump naming ``"<unicode string>"``."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None)
+    context = getattr(exc, "context", None)
+    if problem:
+        text = f"{problem} ({context})" if context else str(problem)
+    else:
+        text = str(exc).splitlines()[0]
+    return (None if mark is None else mark.line + 1), f"invalid YAML: {text}"
+
+
+def _key_line(text: str, key: str) -> int | None:
+    """The line a top-level ``key:`` is on, for ``file:line: field:`` messages."""
+    pattern = re.compile(rf"^[\"']?{re.escape(key)}[\"']?\s*:")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if pattern.match(line):
+            return number
+    return None
+
+
+def _check_keys(path: Path, text: str, data: dict[object, object], settings: Settings) -> None:
+    """A key tooldrop does not read is a warning, with the known key it is closest to: a
+    misspelt ``alwaysallow`` silently allowing nothing is the surprise to avoid."""
+    known = (*KEYS, *PERSONAL_KEYS)
+    by_folded = {name.lower().replace("_", ""): name for name in known}
+    for key in data:
+        if key in known:
+            continue
+        shown = str(key)
+        folded = shown.lower().replace("_", "").replace("-", "")
+        close = [by_folded[f] for f in difflib.get_close_matches(folded, by_folded, n=1)]
+        hint = f'did you mean "{close[0]}"?' if close else "known keys: " + ", ".join(known)
+        settings.problems.append(
+            Problem(
+                path=path,
+                line=_key_line(text, shown),
+                field=shown,
+                message=f"unknown key, ignored; {hint}",
+                severity="warning",
+            )
+        )
+
+
 def _read(path: Path, settings: Settings, always_allow: set[str], *, personal: bool) -> None:
     try:
         # A regular file, bounded, opened without blocking: a FIFO must not hang `list`.
@@ -78,23 +125,23 @@ def _read(path: Path, settings: Settings, always_allow: set[str], *, personal: b
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        settings.problems.append(Problem(path=path, line=line, message=f"invalid YAML: {exc}"))
+        line, message = _yaml_error(exc)
+        settings.problems.append(Problem(path=path, line=line, message=message))
         return
     if data is None:
         return
     if not isinstance(data, dict):
-        settings.problems.append(Problem(path=path, message="must be a mapping"))
+        settings.problems.append(Problem(path=path, line=1, message="must be a mapping"))
         return
+    _check_keys(path, text, data, settings)
     for key, target in zip(KEYS, (always_allow, settings.disabled_tools), strict=True):
         value = data.get(key)
         if value is None:
             continue
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            settings.problems.append(
-                Problem(path=path, field=key, message="must be a list of tool names")
-            )
+            message = "must be a list of tool names"
+            line = _key_line(text, key)
+            settings.problems.append(Problem(path=path, line=line, field=key, message=message))
             continue
         target.update(value)
     if personal:
@@ -103,8 +150,9 @@ def _read(path: Path, settings: Settings, always_allow: set[str], *, personal: b
     for key in PERSONAL_KEYS:
         if key in data:
             message = "ignored here: the sandbox is set in the personal config.yaml only"
+            line = _key_line(text, key)
             settings.problems.append(
-                Problem(path=path, field=key, message=message, severity="warning")
+                Problem(path=path, line=line, field=key, message=message, severity="warning")
             )
 
 

@@ -49,11 +49,16 @@ def _policy(spec: ToolSpec, grant: str = "") -> str:
 
 
 def _all_problems(ctx: CliContext) -> list[Problem]:
-    return [*ctx.settings_problems, *ctx.host.problems()]
+    host_problems = ctx.host.problems()  # first: building the host reads the config files
+    return [*ctx.settings_problems, *host_problems]
 
 
 def _echo_problems(problems: list[Problem]) -> None:
-    click.echo(f"\nProblems ({len(problems)})")
+    # Counted as `check` counts them: notes are shown but are not problems.
+    failing = sum(p.severity != "info" for p in problems)
+    notes = len(problems) - failing
+    heads = [f"Problems ({failing})"] * bool(failing) + [f"notes ({notes})"] * bool(notes)
+    click.echo("\n" + ", ".join(heads).capitalize())
     for problem in problems:
         click.echo(f"  {problem_line(problem)}")
 

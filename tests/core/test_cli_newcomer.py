@@ -1,0 +1,95 @@
+"""What a newcomer trips over in the CLI (issue 20): config files, counts, messages."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from tooldrop._host import load_plugin_set
+from tooldrop.cli import build_cli
+
+
+@pytest.fixture
+def cli(project, user_dir, core_plugins, monkeypatch):
+    monkeypatch.chdir(project)
+
+    def invoke(*args: str):
+        group = build_cli(load_plugin_set(core_plugins))
+        return CliRunner().invoke(
+            group, ["--user-dir", str(user_dir), *args], catch_exceptions=False
+        )
+
+    return invoke
+
+
+@pytest.fixture
+def config(project):
+    path = project / ".tooldrop" / "config.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "# tools\nalwaysAllow: [git_recent\n",
+            ".tooldrop/config.yaml:3: invalid YAML: expected ',' or ']', but got '<stream end>' "
+            "(while parsing a flow sequence)",
+        ),
+        (
+            "\nalwaysAllow: git_recent\n",
+            ".tooldrop/config.yaml:2: alwaysAllow: must be a list of tool names",
+        ),
+        ("- a\n", ".tooldrop/config.yaml:1: must be a mapping"),
+    ],
+)
+def test_check_fails_on_a_broken_config_as_list_does(cli, config, text, expected):
+    config.write_text(text)
+    done = cli("check")
+    assert done.exit_code == 1
+    assert done.stdout == expected + "\n"
+    assert "<unicode string>" not in done.output
+    assert expected in cli("list").stdout
+
+
+@pytest.mark.parametrize(
+    ("key", "known"), [("alwaysallow", "alwaysAllow"), ("disabled_tools", "disabledTools")]
+)
+def test_a_misspelt_config_key_is_a_warning_with_the_key_it_meant(cli, config, key, known):
+    config.write_text(f"sandbox: off\n{key}: [x]\n")
+    done = cli("check")
+    assert done.exit_code == 1
+    assert (
+        f'.tooldrop/config.yaml:2: {key}: unknown key, ignored; did you mean "{known}"? [warning]'
+        in done.stdout.splitlines()
+    )
+    assert (
+        ".tooldrop/config.yaml:1: sandbox: ignored here: the sandbox is set in the personal "
+        "config.yaml only [warning]" in done.stdout.splitlines()
+    )
+
+
+def test_an_unknown_key_far_from_any_lists_the_known_ones(cli, config):
+    config.write_text("colour: blue\n")
+    done = cli("check")
+    assert done.exit_code == 1
+    assert "colour: unknown key, ignored; known keys: alwaysAllow, disabledTools," in done.stdout
+
+
+def test_a_good_config_checks_clean(cli, config):
+    config.write_text("alwaysAllow: [a]\ndisabledTools: [b]\n")
+    done = cli("check")
+    assert done.exit_code == 0, done.output
+    assert done.stdout == ""
+
+
+def test_list_counts_problems_as_check_does_and_notes_apart(cli, project, user_dir, tool_writer):
+    tool_writer(user_dir / "tools", "p.json", name="same")
+    tool_writer(project / ".tooldrop" / "tools", "p.json", name="same")
+    assert "\nNotes (1)\n" in cli("list").stdout
+    assert cli("check").exit_code == 0
+    (project / ".tooldrop" / "tools" / "broken.json").write_text("{oops")
+    out = cli("list").stdout
+    assert "\nProblems (1), notes (1)\n" in out
+    assert "1 problem" in cli("check").stderr
