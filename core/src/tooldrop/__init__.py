@@ -33,9 +33,13 @@ from ._export import (
     mcp_annotations,
     why_not_strict,
 )
+from ._files import FileRefused, read_regular_file
 from ._host import ToolHost
+from ._lifetime import running_calls, stop_all
 from ._manifest import Manifest, Subscription
 from ._model import (
+    MODES,
+    SANDBOX_SETTINGS,
     Approval,
     Command,
     Confinement,
@@ -68,7 +72,9 @@ __all__ = [
     "DEFAULT_OUTPUT_LIMIT",
     "EXPORT_FORMATS",
     "FORBIDDEN_ENV",
+    "MODES",
     "NAME_RULES",
+    "SANDBOX_SETTINGS",
     "Agent",
     "AgentContext",
     "Approval",
@@ -79,6 +85,7 @@ __all__ = [
     "ExportFormat",
     "ExportedTools",
     "Exporter",
+    "FileRefused",
     "InvalidArgumentsError",
     "LoadResult",
     "Manifest",
@@ -119,7 +126,10 @@ __all__ = [
     "json_type_name",
     "mcp_annotations",
     "problems_from_error",
+    "read_regular_file",
+    "running_calls",
     "split_budget",
+    "stop_all",
     "structure",
     "to_spec",
     "tool",

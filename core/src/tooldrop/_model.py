@@ -50,8 +50,10 @@ SandboxSetting = Literal["off", "auto", "required"]
 
 SCOPES: tuple[Scope, ...] = ("plugin", "personal", "project")
 APPROVALS: tuple[Approval, ...] = ("never", "always", "destructive")
+#: Every approval mode, in the order the CLI lists them (``--mode`` choices).
 MODES: tuple[Mode, ...] = ("normal", "auto-accept", "architect", "yolo", "plan", "headless")
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+#: Every sandbox setting (``--sandbox`` choices, ``sandbox:`` in the personal config).
 SANDBOX_SETTINGS: tuple[SandboxSetting, ...] = ("off", "auto", "required")
 
 

@@ -1,4 +1,11 @@
-"""The ``tooldrop`` command line: list, check, try and serve tool files from a terminal."""
+"""The ``tooldrop`` command line: list, check, try and serve tool files from a terminal.
+
+Besides :func:`build_cli` and :func:`main`, the names a plugin's commands
+(``tooldrop_register_commands``) build on are public here: :class:`CliContext` (``ctx.obj``
+of every command: the global options and the host built from them), :func:`load_plugin_set`,
+and :func:`exit_status` / :func:`say_stopped` for a command stopped by a signal. Everything in
+``tooldrop.cli._*`` is private.
+"""
 
 from __future__ import annotations
 
@@ -18,9 +25,17 @@ from ._context import CliContext
 from ._export import schema_command
 from ._grants import grants_command
 from ._inspect import check_command, list_command, plugins_command, show_command
+from ._signals import exit_status, say_stopped
 from ._trust import trust_command
 
-__all__ = ["build_cli", "main"]
+__all__ = [
+    "CliContext",
+    "build_cli",
+    "exit_status",
+    "load_plugin_set",
+    "main",
+    "say_stopped",
+]
 
 CORE_COMMANDS = (
     list_command,

@@ -4,7 +4,7 @@ SIGTERM is how MCP clients stop a server. Python's default would end the process
 leave the tools it was running orphaned (each leads its own session, out of the signal's
 reach). Here the event loop receives the signal (``loop.add_signal_handler`` under anyio: the
 handler runs as an ordinary callback, so it may take locks), cancels every running call
-(:func:`tooldrop._lifetime.stop_all`; the shell backend stops each process group: SIGTERM,
+(:func:`tooldrop.stop_all`; the shell backend stops each process group: SIGTERM,
 grace period, SIGKILL), waits for those calls to return, and hands over to ``finish``, which
 closes the hosts and ends the process with ``128 + N``.
 
@@ -23,7 +23,7 @@ from typing import NoReturn
 
 import anyio
 
-from tooldrop._lifetime import running_calls, stop_all
+from tooldrop import running_calls, stop_all
 
 __all__ = ["DRAIN_SECONDS", "STOP_SIGNALS", "serve_until_stopped"]
 

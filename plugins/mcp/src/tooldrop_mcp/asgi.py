@@ -21,10 +21,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tooldrop import Mode, ToolHost
-from tooldrop._host import load_plugin_set
-from tooldrop._model import MODES
-from tooldrop.cli._context import CliContext
+from tooldrop import MODES, Mode, ToolHost
+from tooldrop.cli import CliContext, load_plugin_set
 
 __all__ = ["create_app"]
 

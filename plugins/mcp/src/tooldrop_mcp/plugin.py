@@ -12,9 +12,8 @@ from typing import Any, NoReturn, cast
 import click
 from click.core import ParameterSource
 
-from tooldrop import Mode, ToolHost, hookimpl
-from tooldrop._model import MODES
-from tooldrop.cli._context import CliContext
+from tooldrop import MODES, Mode, ToolHost, hookimpl
+from tooldrop.cli import CliContext
 
 from ._cli_http import http_options
 
@@ -74,7 +73,7 @@ def tooldrop_register_commands(cli: click.Group) -> None:
         """
         import anyio
 
-        from tooldrop.cli._signals import exit_status, say_stopped
+        from tooldrop.cli import exit_status, say_stopped
 
         from ._server import ToolServer
         from ._signals import serve_until_stopped

@@ -38,9 +38,9 @@ from tooldrop import (
     ToolDefinitionError,
     ToolSpec,
     problems_from_error,
+    read_regular_file,
     to_spec,
 )
-from tooldrop._files import read_regular_file
 
 __all__ = ["MODULE_PREFIX", "NOT_IMPORTED", "load_file"]
 
