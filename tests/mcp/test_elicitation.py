@@ -152,15 +152,22 @@ async def test_untrusted_project_tools_ask_every_time(connect, text_of, workspac
 
 
 async def test_cancelling_a_call_waiting_for_approval_runs_nothing(connect, text_of, tools):
-    person = Person(None)  # never answers
+    person = Person(None, choose("allow"))  # never answers the first prompt, allows the next
     async with connect(tools, elicitation_callback=person) as server:
-        with anyio.move_on_after(2):
-            await server.session.call_tool("guarded", {"label": "never"})
+        async with anyio.create_task_group() as group:
+            group.start_soon(server.session.call_tool, "guarded", {"label": "never"})
+            # Cancel once the person is being asked, not after a guess at how long that takes.
+            with anyio.fail_after(60):
+                while not person.prompts:
+                    await anyio.sleep(0.01)
+            group.cancel_scope.cancel()
         assert len(person.prompts) == 1
-        result = await server.session.call_tool("custom__echo", {"text": "alive"})
-        assert text_of(result) == "alive"
-        await anyio.sleep(0.5)
-    assert marker(tools) == ""
+        # The server goes on: the next call is asked for, allowed and runs, alone.
+        result = await server.session.call_tool("guarded", {"label": "later"})
+        assert text_of(result) == "EXIT_CODE: 0\nwrote later"
+        assert len(person.prompts) == 2
+    # The server has exited: whatever it was going to run, it has run.
+    assert marker(tools) == "later\n"
 
 
 async def test_an_untrusted_project_says_why_its_tools_are_missing(connect, workspace):

@@ -7,6 +7,8 @@ import json
 import anyio
 import pytest
 
+from ..shell.lifetime import describe, kill_all, marker, wait_for, wait_gone
+
 # Each test starts a real server process: seconds of real time.
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
@@ -122,19 +124,28 @@ async def test_cancelling_a_call_kills_the_running_script(connect, text_of, work
         ---
         name: slow
         description: Sleeps, then leaves a mark.
+        parameters:
+          seconds:
+            type: string
+            required: true
         approval: never
         ---
-        sleep 3 && echo finished > finished.txt
+        sleep {{ seconds }} && echo finished > finished.txt
         """,
     )
+    mark = marker()  # a sleep no other process on the machine has
     async with connect(workspace) as server:
-        with anyio.move_on_after(1) as scope:
-            await server.session.call_tool("slow", {})
-        assert scope.cancelled_caught
+        async with anyio.create_task_group() as group:
+            group.start_soon(server.session.call_tool, "slow", {"seconds": mark})
+            # Cancel once the script runs, not after a guess at how long starting takes.
+            await anyio.to_thread.run_sync(wait_for, mark)
+            group.cancel_scope.cancel()
         # The client sent notifications/cancelled: the server killed the whole process group.
-        await anyio.sleep(4)
+        left = await anyio.to_thread.run_sync(wait_gone, mark)
+        kill_all(left)
+        assert left == [], f"processes survived: {describe(left)}"
         assert not (workspace.project / "finished.txt").exists()
-        result = await server.session.call_tool("slow", {}, read_timeout_seconds=30)
+        result = await server.session.call_tool("slow", {"seconds": "0.1"}, read_timeout_seconds=30)
     assert text_of(result).startswith("EXIT_CODE: 0")
     assert (workspace.project / "finished.txt").read_text() == "finished\n"
 

@@ -98,7 +98,7 @@ def test_an_async_tool_is_cancelled_on_timeout(dirs, host, yes):
 
 
 def test_cancelling_a_call_returns_at_once_and_tells_the_tool(dirs, host, yes):
-    seen = dirs.root / "seen"
+    seen, started = dirs.root / "seen", dirs.root / "started"
     dirs.personal(
         "waiter.py",
         f"""
@@ -109,6 +109,7 @@ def test_cancelling_a_call_returns_at_once_and_tells_the_tool(dirs, host, yes):
         @tool
         async def waiter(cancel: CancelToken) -> str:
             '''Wait until cancelled.'''
+            Path({str(started)!r}).write_text("yes")
             try:
                 await asyncio.sleep(30)
             except asyncio.CancelledError:  # the token cancels an async tool's task
@@ -120,22 +121,31 @@ def test_cancelling_a_call_returns_at_once_and_tells_the_tool(dirs, host, yes):
         """,
     )
     token = CancelToken()
-    threading.Timer(0.2, token.cancel).start()
-    begin = time.monotonic()
+    # Cancel once the tool runs, not after a guess at how long starting takes.
+    cancelled_at: list[float] = []
+
+    def cancel_once_started() -> None:
+        written(started, timeout=60)
+        cancelled_at.append(time.monotonic())
+        token.cancel()
+
+    threading.Thread(target=cancel_once_started).start()
     result = host.call("custom__waiter", {}, ask=yes, cancel=token)
     assert (result.text, result.is_error, result.timed_out) == ("Tool call cancelled", True, False)
-    assert time.monotonic() - begin < 10
+    assert time.monotonic() - cancelled_at[0] < 10  # not the 30 s the tool would sleep
     assert written(seen) == "cancelled"
+    assert written(started) == "yes"
 
 
 def test_cancelling_the_awaiting_task_of_acall_cancels_the_tool(dirs, host, yes):
-    seen = dirs.root / "seen"
+    seen, started = dirs.root / "seen", dirs.root / "started"
     dirs.personal(
         "sleeper.py",
         f"""
         from pathlib import Path
 
         def execute(args, cancel):
+            Path({str(started)!r}).write_text("yes")
             if cancel.wait(30):
                 Path({str(seen)!r}).write_text(cancel.reason)
 
@@ -145,7 +155,11 @@ def test_cancelling_the_awaiting_task_of_acall_cancels_the_tool(dirs, host, yes)
 
     async def main():
         task = asyncio.ensure_future(host.acall("custom__sleeper", {}, ask=yes))
-        await asyncio.sleep(0.2)
+        # Cancel once the tool is running, not after a guess at how long that takes.
+        deadline = time.monotonic() + 30
+        while not (started.exists() and started.read_text()) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert started.read_text() == "yes"
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
