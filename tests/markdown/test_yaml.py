@@ -163,3 +163,36 @@ def test_loading_leaves_no_reference_cycles() -> None:
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
+
+
+def test_an_anchor_may_be_defined_again_and_the_later_one_wins() -> None:
+    # YAML 1.2 allows it and the reference loads it; libyaml's C composer refuses it.
+    assert load("a: &d 1\nb: &d 2\nc: *d\n") == {"a": 1, "b": 2, "c": 2}
+    assert load("a: &d [1]\nb: *d\nc: &d {x: 2}\nd: *d\n") == {
+        "a": [1],
+        "b": [1],
+        "c": {"x": 2},
+        "d": {"x": 2},
+    }
+
+
+def test_a_redefined_anchor_keeps_the_other_checks() -> None:
+    with pytest.raises(YamlError, match='duplicate key "a"') as caught:
+        load("a: &d 1\nb: &d 2\na: 3\n", first_line=2)
+    assert caught.value.line == 4
+    with pytest.raises(YamlError, match="undefined alias"):
+        load("a: &d 1\nb: &d 2\nc: *e\n")
+
+
+def test_a_boolean_and_a_number_are_different_keys() -> None:
+    # ``1 == True`` in Python, but ``1 !== true`` in the reference: two keys, no error.
+    assert load("env: {1: x, true: y}") == {"env": {1: "x", "true": "y"}}
+    assert load("env: {false: x, 0: y}") == {"env": {False: "x", "0": "y"}}
+
+
+def test_numbers_equal_in_javascript_are_still_the_same_key() -> None:
+    # ``1`` and ``1.0`` are both the number 1 to the reference, which refuses the pair.
+    with pytest.raises(YamlError, match="duplicate key"):
+        load("env: {1: x, 1.0: y}")
+    with pytest.raises(YamlError, match='duplicate key "True"'):
+        load("env: {true: x, True: y}")

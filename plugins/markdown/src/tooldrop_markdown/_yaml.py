@@ -8,7 +8,10 @@ PyYAML implements YAML 1.1, where ``yes`` is ``True``, ``010`` is 8, ``30_000`` 
 - ``~``, ``null`` and an empty value are null;
 - integers are decimal (``010`` is 10), ``0o17`` or ``0x1F``; ``30_000`` is a string;
 - floats are ``1.5``, ``1e3``, ``.5``, ``.inf``, ``.nan``; dates and times are strings;
-- a key that appears twice in one mapping is an error, and ``<<`` is an ordinary key;
+- a key that appears twice in one mapping is an error, and ``<<`` is an ordinary key; keys
+  compare as the reference compares them (``===``), so ``1`` and ``true`` are two keys although
+  ``1 == True`` in Python (the later one is then kept as its JavaScript text, ``"true"``);
+- an anchor may be defined again (``&d`` twice): an alias refers to the latest one;
 - only those tags exist: ``!!binary``, ``!!set``, ``!!timestamp`` and friends are errors.
 
 Parsing and composing stay in libyaml (``CSafeLoader``'s C parser). Tags are resolved by a
@@ -156,6 +159,51 @@ class CoreLoader(_Base):  # type: ignore[misc]  # the base is chosen at import t
         return _Builder().build(node)
 
 
+class _ReanchoringLoader(yaml.composer.Composer, CoreLoader):
+    """:class:`CoreLoader` with PyYAML's Python composer, where an anchor may be defined again.
+
+    YAML 1.2 lets a later ``&d`` replace an earlier one (aliases after it refer to the new
+    node), and the reference accepts that; libyaml's C composer refuses it. Only a document
+    the C composer refuses for that reason is composed again here, so the fast path stays C.
+    """
+
+    def __init__(self, text: str) -> None:
+        CoreLoader.__init__(self, text)  # type: ignore[call-arg]  # the base is chosen at import
+        yaml.composer.Composer.__init__(self)
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        if not self.check_event(yaml.AliasEvent):
+            anchor = self.peek_event().anchor
+            if anchor is not None:
+                self.anchors.pop(anchor, None)
+        return yaml.composer.Composer.compose_node(self, parent, index)
+
+
+def _redefines_anchor(exc: yaml.YAMLError) -> bool:
+    return isinstance(exc, yaml.composer.ComposerError) and "duplicate anchor" in str(
+        exc.context or ""
+    )
+
+
+def _compose_single(text: str) -> tuple[CoreLoader, Node | None]:
+    """A loader and the node of the one document in ``text`` (composed again in Python when
+    the document redefines an anchor)."""
+    loader = CoreLoader(text)
+    try:
+        return loader, loader.get_single_node()
+    except yaml.YAMLError as exc:
+        if not _redefines_anchor(exc):
+            loader.dispose()
+            raise
+    loader.dispose()
+    loader = _ReanchoringLoader(text)
+    try:
+        return loader, loader.get_single_node()
+    except BaseException:
+        loader.dispose()
+        raise
+
+
 class _Builder:
     """Python values from a node tree.
 
@@ -204,7 +252,9 @@ class _Builder:
                     if name.__class__ is dict or name.__class__ is list:
                         raise _BuildError("a mapping key must be a plain value", key_node)
                 if name in value:
-                    raise _duplicate(node, key_node, name)
+                    name = _same_key(value, name)
+                    if name in value:
+                        raise _duplicate(node, key_node, name)
                 if value_node.__class__ is ScalarNode:
                     value[name] = value_node.value if value_node.tag == STR else _scalar(value_node)
                 else:
@@ -214,11 +264,31 @@ class _Builder:
         return value
 
 
+def _same_key(mapping: dict[Any, Any], name: Any) -> Any:
+    """``name`` when it is the same key (``===``) as one already in ``mapping``; else the text
+    the reference would use for it, so that both keys are kept.
+
+    Python's ``1 == True == 1.0`` makes a boolean and a number the same dict key; to the
+    reference (JavaScript) they differ, while ``1`` and ``1.0`` are both the number 1.
+    """
+    is_bool = name.__class__ is bool
+    for existing in mapping:
+        if existing == name and (existing.__class__ is bool) == is_bool:
+            return name
+    if is_bool:
+        return "true" if name else "false"
+    return str(int(name)) if isinstance(name, float) and name.is_integer() else str(name)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return bool(a == b) and (a.__class__ is bool) == (b.__class__ is bool)
+
+
 def _duplicate(mapping: Node, key_node: Node, name: Hashable) -> _BuildError:
     """The error for a key seen twice, with the line of its first appearance."""
     first = key_node.start_mark.line
     for earlier, _ in mapping.value:
-        if earlier.__class__ is ScalarNode and _scalar_or_none(earlier) == name:
+        if earlier.__class__ is ScalarNode and _same(_scalar_or_none(earlier), name):
             first = earlier.start_mark.line
             break
     return _BuildError("duplicate key", key_node, key=str(name), first=first)
@@ -251,9 +321,9 @@ def load(text: str, first_line: int = 1) -> Any:
     :raises YamlError: not valid YAML (several documents, a syntax error, a duplicate key, an
         unknown tag); the message says what and ``line`` where.
     """
-    loader = CoreLoader(text)
+    loader: CoreLoader | None = None
     try:
-        node = loader.get_single_node()
+        loader, node = _compose_single(text)
         return None if node is None else loader.construct_document(node)
     except _BuildError as exc:
         line = exc.node.start_mark.line + first_line
@@ -270,15 +340,17 @@ def load(text: str, first_line: int = 1) -> Any:
     except RecursionError:
         raise YamlError("the frontmatter is nested too deeply", None) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def compose(text: str) -> Node | None:
     """The node tree of ``text`` (for line numbers), or ``None`` when it does not compose."""
     try:
-        node: Node | None = yaml.compose(text, Loader=CoreLoader)
+        loader, node = _compose_single(text)
     except (yaml.YAMLError, RecursionError):
         return None
+    loader.dispose()
     return node
 
 
