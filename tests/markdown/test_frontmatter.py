@@ -22,8 +22,18 @@ from tooldrop_markdown._frontmatter import split_frontmatter
         ("---\n---\nbody", "", "body"),
         ("---\n\n---\nbody", "", "body"),
         ("---\n\n---\n", "", ""),
-        # Trailing spaces on the opening line, blank lines in the block.
-        ("---   \n\nname: t\n\n---\n  echo\n", "\nname: t\n", "echo"),
+        # Trailing spaces on the opening line; blank lines after it are skipped (the
+        # reference's ``---\s*\r?\n``), blank lines inside the block kept.
+        ("---   \n\nname: t\n\n---\n  echo\n", "name: t\n", "echo"),
+        # Whitespace-only lines after the opening: JavaScript's whitespace (a tab, U+FEFF).
+        ("---\n\t\nname: t\n---\nbody", "name: t", "body"),
+        ("---\ufeff\n\u3000\t \n  name: t\n---\nbody", "  name: t", "body"),
+        ("---\r\n\t\r\nname: t\r\n---\r\nbody", "name: t", "body"),
+        # A ``---`` right after the opening closes only when no later line does: here the
+        # frontmatter is a YAML document start and the fields, and the tool loads.
+        ("---\n---\nname: t\n---\nbody", "---\nname: t", "body"),
+        ("---\n\n---\nname: t\n---\nbody", "---\nname: t", "body"),
+        ("---\r\n---\r\nbody", "", "body"),
         # Only the first closing line counts: a later --- stays in the body.
         ("---\na: 1\n---\necho 1\n---\necho 2", "a: 1", "echo 1\n---\necho 2"),
         # A line that merely starts with --- closes too.
@@ -45,6 +55,10 @@ def test_splits_like_the_reference(text: str, front: str, body: str) -> None:
         "just body\n---\nnot frontmatter",
         " ---\na: 1\n---\n",  # must start at byte 0
         "---a: 1\n---\n",  # the opening line holds nothing but ---
+        # Not whitespace to JavaScript, though Python's ``str.isspace`` says so.
+        "---\x1c\nname: t\n---\nbody",
+        "---\x85\nname: t\n---\nbody",
+        "---\u200b\nname: t\n---\nbody",
         "---\na: 1\n",  # never closed
         "---",
         "",
@@ -72,3 +86,25 @@ def test_a_file_without_frontmatter_says_what_to_do(load) -> None:
     (problem,) = load("echo hi\n").problems
     assert problem.message.startswith("Missing YAML frontmatter — custom tools must declare")
     assert problem.line == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\n---\nname: t\ndescription: d\n---\necho hi\n",
+        "---\n\t\nname: t\ndescription: d\n---\necho hi\n",
+        "---\ufeff\nname: t\ndescription: d\n---\necho hi\n",
+    ],
+)
+def test_files_the_reference_loads_load(load, text: str) -> None:
+    result = load(text.encode())
+    assert [tool.name for tool in result.tools] == ["t"]
+    assert result.problems == ()
+
+
+def test_lines_after_skipped_blank_lines_are_the_files_lines(load) -> None:
+    (problem,) = load(b"---\n\t\n\nname: T\ndescription: d\n---\necho hi\n").problems
+    assert problem.line == 4
+    split = split_frontmatter("---\n \n\nname: t\n---\nx")
+    assert split is not None
+    assert split.frontmatter_line == 4
