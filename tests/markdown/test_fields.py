@@ -462,3 +462,26 @@ def test_each_hook_gives_what_its_rule_gives(value: object) -> None:
     kind = _outcome(f._param_type_hook, value)
     if kind[0] == "ok" and type(value) is str:
         assert any(kind[2] is option for option in f.PARAM_TYPES)
+
+
+@pytest.mark.parametrize("written", [".nan", ".inf", "-.inf"])
+def test_a_non_finite_default_becomes_null_with_a_warning(project, make_host, written) -> None:
+    # JSON has no NaN or Infinity; Nanocoder's JSON.stringify shows null. Before, the tool
+    # loaded silently, dropped out of the OpenAI export and rendered 'NaN'.
+    params = f"  x:\n    type: number\n    default: {written}\n  y:\n    type: number\n"
+    params += f"    enum: [1, [{written}]]\n"
+    (project / ".tooldrop" / "tools" / "t.md").write_text(frontmatter("echo [{{ x }}]", params))
+    host = make_host(project)
+    problems = {problem.field: problem for problem in host.problems()}
+    default, enum = problems["parameters.x.default"], problems["parameters.y.enum"]
+    assert (default.line, default.field, default.severity) == (7, "parameters.x.default", "warning")
+    assert default.message.startswith(f"{written} is not a JSON number: it becomes null")
+    assert (enum.line, enum.field) == (10, "parameters.y.enum")
+    (tool,) = host.tools()
+    properties = tool.input_schema["properties"]
+    assert properties["x"]["default"] is None
+    assert properties["y"]["enum"] == [1, [None]]
+    exported = host.export("openai")
+    assert [tool["function"]["name"] for tool in exported] == ["t"]
+    assert [p.severity for p in exported.problems] == ["info"]  # "not strict" only
+    assert host.render("t", {}) == "echo []"

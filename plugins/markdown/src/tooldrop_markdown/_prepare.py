@@ -9,6 +9,7 @@ do. The result is a mapping the converter can structure, plus the problems found
 from __future__ import annotations
 
 import difflib
+import math
 import sys
 from typing import Any
 
@@ -148,6 +149,39 @@ def _parameter_list(value: list[Any], out: Prepared) -> dict[Any, Any]:
     return mapping
 
 
+def _non_finite_to_null(value: Any) -> tuple[Any, list[float]]:
+    """``value`` with every ``.nan``/``.inf`` (at any depth) made null, and the ones found.
+
+    JSON has no such numbers: the reference's ``JSON.stringify`` writes them as ``null`` in
+    the schema the model sees, and a schema holding them is not JSON at all for an export.
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        return None, [value]
+    if isinstance(value, list):
+        found: list[float] = []
+        items = []
+        for item in value:
+            new, bad = _non_finite_to_null(item)
+            items.append(new)
+            found += bad
+        return (items, found) if found else (value, found)
+    if isinstance(value, dict):
+        found = []
+        mapping = {}
+        for name, item in value.items():
+            new, bad = _non_finite_to_null(item)
+            mapping[name] = new
+            found += bad
+        return (mapping, found) if found else (value, found)
+    return value, []
+
+
+def _yaml_number(value: float) -> str:
+    if math.isnan(value):
+        return ".nan"
+    return ".inf" if value > 0 else "-.inf"
+
+
 def _prepare_param(key: str, raw: dict[Any, Any], out: Prepared) -> dict[str, Any]:
     param: dict[str, Any] = {}
     path = f"parameters.{key}"
@@ -159,6 +193,16 @@ def _prepare_param(key: str, raw: dict[Any, Any], out: Prepared) -> dict[str, An
         else:
             param[name] = value
     param.setdefault("type", ABSENT)
+    for name in ("default", "enum"):
+        if name in param:
+            param[name], bad = _non_finite_to_null(param[name])
+            if bad:
+                message = (
+                    f"{_yaml_number(bad[0])} is not a JSON number: it becomes null, as in "
+                    "Nanocoder (the schema shows null"
+                    + (" and an omitted argument is left empty)" if name == "default" else ")")
+                )
+                out.found.append((f"{path}.{name}", message, "warning"))
     items = param.get("items")
     if isinstance(items, dict):
         extra = sorted(str(k) for k in items if k != "type")
