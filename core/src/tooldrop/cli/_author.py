@@ -13,7 +13,7 @@ from .._manifest import PLACEHOLDER_DESCRIPTION as PLACEHOLDER
 from .._manifest import SKILL_NAME
 from ._call import CallArgsError, parse_call_args
 from ._context import CliContext, pass_cli, skill_option
-from ._format import shown_path
+from ._format import echo_json, shown_path
 
 __all__ = ["new_command", "render_command", "unsafe_file_name"]
 
@@ -27,10 +27,18 @@ def _fail(message: str) -> NoReturn:
 @click.argument("name")
 @click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--args", "args_json", metavar="JSON", help="Arguments as a JSON object.")
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print {"script"} or {"errors"} (exit 1) as JSON.'
+)
 @skill_option("Render as skill bundle NAME's agent (for its scoped tools).")
 @pass_cli
 def render_command(
-    ctx: CliContext, name: str, pairs: tuple[str, ...], args_json: str | None, skill: str | None
+    ctx: CliContext,
+    name: str,
+    pairs: tuple[str, ...],
+    args_json: str | None,
+    as_json: bool,
+    skill: str | None,
 ) -> None:
     """Print the script NAME would run for these arguments; nothing is executed.
 
@@ -40,22 +48,30 @@ def render_command(
     """
     host = ctx.host
     ctx.selected_skill(skill)
+
+    def fail(*messages: str) -> NoReturn:
+        if as_json:
+            echo_json({"errors": list(messages)})
+        else:
+            for message in messages:
+                click.echo(message, err=True)
+        sys.exit(1)
+
     spec = host.lookup(name, skill)
     if spec is None:
         failed = len({p.path for p in host.problems() if p.severity == "error" and p.path})
         hint = f"; {failed} tool file(s) failed to load, see `tooldrop check`" if failed else ""
-        _fail(f'no tool named "{name}" (see `tooldrop list`){hint}')
+        fail(f'tooldrop: no tool named "{name}" (see `tooldrop list`){hint}')
     try:
         args = parse_call_args(spec, args_json, pairs)
         script = host.render(name, args, skill=skill)
-    except CallArgsError as exc:
-        _fail(str(exc))
+    except (CallArgsError, RenderError) as exc:
+        fail(f"tooldrop: {exc}")
     except InvalidArgumentsError as exc:
-        for message in exc.messages:
-            click.echo(message, err=True)
-        sys.exit(1)
-    except RenderError as exc:
-        _fail(str(exc))
+        fail(*exc.messages)
+    if as_json:
+        echo_json({"script": script})
+        return
     click.echo(script, nl=False)
     if sys.stdout.isatty() and not script.endswith("\n"):
         click.echo("")  # a terminal gets its newline; a pipe gets the script byte for byte

@@ -11,9 +11,9 @@ import click
 
 from .._host import ToolHost
 from .._lifetime import stopped_by
-from .._model import Decision, ToolCall, ToolSpec
+from .._model import Decision, ToolCall, ToolResult, ToolSpec
 from ._context import CliContext, pass_cli, skill_option
-from ._format import allowed, place_text, shown_path
+from ._format import allowed, echo_json, place_text, shown_path
 from ._signals import exit_status, handle_stop_signals, say_stopped
 
 __all__ = [
@@ -189,6 +189,19 @@ def prompt_for_approval(call: ToolCall, host: ToolHost) -> Decision | None:
             return Decision.edit(edited)
 
 
+def result_json(result: ToolResult) -> dict[str, Any]:
+    """A call's result for ``--json``: the model's text and what a script branches on."""
+    return {
+        "text": result.text,
+        "is_error": result.is_error,
+        "denied": result.denied,
+        "exit_code": result.exit_code,
+        "timed_out": result.timed_out,
+        "truncated": result.truncated,
+        "duration": round(result.duration, 3),
+    }
+
+
 def _print_result(text: str) -> None:
     click.echo(text, nl=False)
     # Exactly the model's text on a pipe; a terminal also gets the final newline it expects.
@@ -201,6 +214,12 @@ def _print_result(text: str) -> None:
 @click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--args", "args_json", metavar="JSON", help="Arguments as a JSON object.")
 @click.option("--yes", "-y", is_flag=True, help="Answer yes to every approval prompt.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"text", "is_error", "denied", "exit_code", "timed_out", "truncated", "duration"}.',
+)
 @skill_option("Call as skill bundle NAME's agent (its scoped tools are callable only so).")
 @pass_cli
 def call_command(
@@ -209,6 +228,7 @@ def call_command(
     pairs: tuple[str, ...],
     args_json: str | None,
     yes: bool,
+    as_json: bool,
     skill: str | None,
 ) -> None:
     """Call tool NAME and print exactly the text the model would see.
@@ -238,7 +258,10 @@ def call_command(
     if signum is not None:  # SIGTERM, SIGHUP or SIGINT: the tool's processes are gone
         say_stopped(signum)
         sys.exit(exit_status(signum))
-    _print_result(result.text)
+    if as_json:
+        echo_json(result_json(result))
+    else:
+        _print_result(result.text)
     spec = host.get(name)
     if result.is_error and spec is not None and not host.is_trusted(spec):
         # Refused or hidden because the project is untrusted: say so, and what to run.

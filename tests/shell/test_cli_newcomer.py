@@ -1,0 +1,122 @@
+"""The real ``tooldrop`` on a terminal and in scripts (issue 20): newline, --json, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+TOOLDROP = str(Path(sys.executable).parent / "tooldrop")
+
+TOOL = """---
+name: greet
+description: Say hello.
+approval: never
+parameters:
+  who:
+    type: string
+    description: whom
+---
+printf 'hello %s' {{who}}
+"""
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    tools = tmp_path / "p" / ".tooldrop" / "tools"
+    tools.mkdir(parents=True)
+    (tools / "greet.md").write_text(TOOL)
+    (tmp_path / "u").mkdir()
+    return tmp_path
+
+
+def base(tree: Path) -> list[str]:
+    return [TOOLDROP, "--project", str(tree / "p"), "--user-dir", str(tree / "u")]
+
+
+def run(tree: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run(
+        [*base(tree), *args], capture_output=True, text=True, env=env, input=stdin,
+        check=False, timeout=60,
+    )  # fmt: skip
+
+
+def on_a_terminal(tree: Path, *args: str) -> tuple[int, bytes]:
+    """Run with stdout (and stdin) on a pseudo-terminal; everything it wrote, and its status."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [*base(tree), *args], stdin=slave, stdout=slave, stderr=subprocess.DEVNULL
+    )
+    os.close(slave)
+    out = b""
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 1)
+            if ready:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:  # EIO: the other end closed
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            elif proc.poll() is not None:
+                break
+        code = proc.wait(timeout=30)
+    finally:
+        os.close(master)
+    return code, out
+
+
+def test_call_on_a_terminal_ends_with_a_newline_and_on_a_pipe_is_exact(tree: Path) -> None:
+    code, out = on_a_terminal(tree, "call", "greet", "who=you", "--yes")
+    assert code == 0
+    assert out.endswith(b"hello you\r\n")
+    done = run(tree, "call", "greet", "who=you", "--yes")
+    assert done.stdout == "EXIT_CODE: 0\nhello you"
+
+
+def test_call_json(tree: Path) -> None:
+    done = run(tree, "call", "greet", "who=you", "--yes", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["text"] == "EXIT_CODE: 0\nhello you"
+    assert (data["is_error"], data["denied"], data["exit_code"]) == (False, False, 0)
+    denied = run(tree, "call", "greet", "who=you", "--json")  # no terminal, no --yes
+    assert denied.returncode == 2
+    assert json.loads(denied.stdout)["denied"] is True
+
+
+def test_render_json(tree: Path) -> None:
+    done = run(tree, "render", "greet", "who=a b", "--json")
+    assert (done.returncode, json.loads(done.stdout)) == (0, {"script": "printf 'hello %s' 'a b'"})
+    done = run(tree, "render", "greet", "who=1", "extra=2", "--json")
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["errors"]
+    done = run(tree, "render", "nope", "--json")
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["errors"][0].startswith('tooldrop: no tool named "nope"')
+
+
+def test_trust_status_exits_1_until_trusted_and_speaks_json(tree: Path) -> None:
+    done = run(tree, "trust", "--status")
+    assert done.returncode == 1
+    assert "not trusted (1 project tool)" in done.stdout
+    done = run(tree, "trust", "--status", "--json")
+    assert done.returncode == 1
+    data = json.loads(done.stdout)
+    assert (data["trusted"], data["tools"]) == (False, ["greet"])
+    assert data["project"].endswith(".tooldrop/tools")
+    assert run(tree, "trust", stdin="y\n").returncode == 0
+    done = run(tree, "trust", "--json")
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["trusted"] is True
