@@ -79,10 +79,16 @@ def test_requires_approval_is_never_remembered(make_host, tool_pack, spec_factor
     assert not (user_dir / "grants.json").exists()
 
 
+ALWAYS = (
+    'Tool call denied: "{}" needs approval and there is no one to ask (mode: normal): its '
+    "approval is always: approve it at a prompt, run in yolo mode, or add it to alwaysAllow"
+)
+
+
 def test_a_corrupt_grants_file_grants_nothing(make_host, tool_pack, spec_factory, user_dir):
     (user_dir / "grants.json").write_text("{not json")
     host = make_host(tool_pack(spec_factory("guarded", approval="always")))
-    assert host.call("guarded", {}).denied
+    assert host.call("guarded", {}).text == ALWAYS.format("guarded")
     host.call("guarded", {}, ask=lambda call: Decision.allow(remember=True))
     [grant] = json.loads((user_dir / "grants.json").read_text())["grants"]
     assert (grant["name"], grant["hash"]) == ("guarded", "hash-of-guarded")
@@ -96,7 +102,7 @@ def test_a_tool_without_a_content_hash_is_never_granted(
     spec = spec_factory("anon", approval="always", origin=Origin(source="test", scope="plugin"))
     host = make_host(tool_pack(spec))
     host.call("anon", {}, ask=lambda call: Decision.allow(remember=True))
-    assert host.call("anon", {}).denied
+    assert host.call("anon", {}).text == ALWAYS.format("anon")
 
 
 class AllowEverything:
@@ -111,7 +117,10 @@ def test_no_policy_plugin_can_allow_a_requires_approval_tool_unasked(
     make_host, tool_pack, spec_factory, echo, user_dir
 ):
     host = make_host(tool_pack(spec_factory("careful", requires_approval=True)), AllowEverything())
-    assert host.call("careful", {}).denied
+    assert host.call("careful", {}).text == (
+        'Tool call denied: "careful" needs approval and there is no one to ask (mode: normal): '
+        "this tool asks for approval on every call, in every mode"
+    )
     assert echo.calls == []
     asked = []
     assert not host.call("careful", {}, ask=lambda call: asked.append(1) or True).is_error
@@ -154,7 +163,7 @@ def test_a_project_grant_holds_only_in_the_project_it_was_given(
     assert a.get("t").origin.content_hash == b.get("t").origin.content_hash  # the same bytes
     assert not a.call("t", {}, ask=lambda call: Decision.allow(remember=True)).is_error
     assert not a.call("t", {}).is_error  # the grant answers in a
-    assert b.call("t", {}).denied  # but not in b
+    assert b.call("t", {}).text == ALWAYS.format("t")  # but not in b
     assert a.grants.is_granted(a.get("t")) and not b.grants.is_granted(b.get("t"))
     assert [g.place for g in b.grants.all()] == [str(a.project_dir)]
 
@@ -180,7 +189,7 @@ def test_a_grant_file_of_another_shape_grants_nothing(make_host, tool_pack, spec
     ):
         (user_dir / "grants.json").write_text(json.dumps(data))
         host = make_host(tool_pack(spec_factory("guarded", approval="always")))
-        assert host.call("guarded", {}).denied, data
+        assert host.call("guarded", {}).text == ALWAYS.format("guarded"), data
 
 
 _NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True)

@@ -189,7 +189,12 @@ def test_with_no_policy_at_all_every_call_asks(project, user_dir, echo, tool_pac
     )
     assert not host.call("echo", {}).is_error  # the essential default policy: approval never
     host.unregister("approval")  # deliberately, through the API: now nothing decides
-    assert host.call("echo", {}).denied
+    denied = host.call("echo", {})
+    assert denied.denied, denied.text
+    assert denied.text == (
+        'Tool call denied: "echo" needs approval and there is no one to ask (mode: normal): '
+        "approve it interactively, run in a mode that allows it, or add it to alwaysAllow"
+    )
     assert not host.call("echo", {}, ask=lambda call: True).is_error
 
 
