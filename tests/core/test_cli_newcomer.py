@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -93,3 +95,22 @@ def test_list_counts_problems_as_check_does_and_notes_apart(cli, project, user_d
     out = cli("list").stdout
     assert "\nProblems (1), notes (1)\n" in out
     assert "1 problem" in cli("check").stderr
+
+
+def test_list_says_which_tools_disabled_tools_hides(cli, config, project, tool_writer):
+    tool_writer(project / ".tooldrop" / "tools", "a.json", name="kept")
+    tool_writer(project / ".tooldrop" / "tools", "b.json", name="gone")
+    config.write_text("disabledTools: [gone, zzz]\n")
+    out = cli("list").stdout
+    assert "\nDisabled by disabledTools in config.yaml (2): gone, zzz\n" in out
+    assert "  kept" in out and "  gone " not in out
+    assert json.loads(cli("list", "--json").stdout)["disabled"] == ["gone", "zzz"]
+
+
+def test_a_duplicate_name_names_the_first_file_as_other_problems_do(cli, project, tool_writer):
+    folder = project / ".tooldrop" / "tools"
+    tool_writer(folder, "1.json", name="same")
+    tool_writer(folder, "2.json", name="same")
+    out = cli("check").stdout
+    assert 'Duplicate tool name "same" in project tools — keeping the first (1.json)' in out
+    assert str(project) not in out

@@ -210,6 +210,13 @@ def test_every_problem_is_reported_at_once_with_its_line(load) -> None:
             "invalid type — expected one of: string, number, integer, boolean, array "
             '(got "object")',
         ),
+        (
+            "    type: strin\n",
+            "type",
+            "invalid type — expected one of: string, number, integer, boolean, array "
+            '(got "strin"); did you mean "string"?',
+        ),
+        ("    type: Integer\n", "type", 'did you mean "integer"?'),
         ("    description: x\n", "type", "type is missing"),
         ("    type: string\n    description: 5\n", "description", "description must be a string"),
         ("    type: string\n    required: 'true'\n", "required", "required must be a boolean"),

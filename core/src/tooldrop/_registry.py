@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from attrs import evolve
@@ -17,11 +18,19 @@ __all__ = ["Registry"]
 _RANK = {scope: rank for rank, scope in enumerate(SCOPES)}
 
 
-def _where(spec: ToolSpec) -> str:
-    origin = spec.origin
-    if origin.path is not None:
-        return str(origin.path)
-    return origin.source
+def _where(spec: ToolSpec, beside: ToolSpec | None = None) -> str:
+    """Where ``spec`` is, for a message about ``beside``: a file in the same folder by its
+    name, one under the working directory relative to it (as problems' own paths are shown)."""
+    path = spec.origin.path
+    if path is None:
+        return spec.origin.source
+    other = beside.origin.path if beside is not None else None
+    if other is not None and other.parent == path.parent:
+        return path.name
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 class Registry:
@@ -71,7 +80,7 @@ class Registry:
             self._problem(
                 spec,
                 f'Duplicate tool name "{name}" in {spec.origin.scope} tools — keeping the first '
-                f"({_where(current)})",
+                f"({_where(current, spec)})",
             )
             return False
         if new_rank < old_rank:

@@ -101,6 +101,7 @@ def list_command(ctx: CliContext, as_json: bool, skill: str | None) -> None:
                 ],
                 "skills": [skill_json(s) for s in host.skills()],
                 "problems": [problem_json(p) for p in problems],
+                "disabled": sorted(host.disabled_tools),
             }
         )
         return
@@ -128,6 +129,9 @@ def list_command(ctx: CliContext, as_json: bool, skill: str | None) -> None:
         click.echo("\n  (no tools)")
     if hidden:
         click.echo(f"\nHidden in {host.mode} mode ({len(hidden)}): {', '.join(sorted(hidden))}")
+    if host.disabled_tools:  # never loaded, so in no group above: say where they went
+        names = sorted(host.disabled_tools)
+        click.echo(f"\nDisabled by disabledTools in config.yaml ({len(names)}): {', '.join(names)}")
     if problems:
         _echo_problems(problems)
 

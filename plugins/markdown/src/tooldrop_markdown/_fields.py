@@ -10,6 +10,7 @@ live in hooks.) Messages keep the reference's wording and name the field they ar
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Callable
@@ -157,7 +158,13 @@ def _text(value: object, field: str) -> str:
 
 def _choice(value: object, message: str, options: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in options:
-        raise ValueError(f"{message} — expected one of: {', '.join(options)} ({_got(value)})")
+        text = f"{message} — expected one of: {', '.join(options)} ({_got(value)})"
+        if isinstance(value, str):  # `strin`, `String`: say which one was meant
+            folded = {option.lower(): option for option in options}
+            close = difflib.get_close_matches(value.lower(), folded, n=1, cutoff=0.7)
+            if close:
+                text += f'; did you mean "{folded[close[0]]}"?'
+        raise ValueError(text)
     return value
 
 
