@@ -113,7 +113,14 @@ def test_the_project_digest_covers_every_skill_file(tmp_path, spec_factory):
     second = project_digest([], config, skills)
     assert second != first
     (skills / "one" / "run.sh").write_text("echo\n")
-    assert project_digest([], config, skills) != second
+    third = project_digest([], config, skills)
+    assert third != second
+    # A file name that is not UTF-8 digests too (surrogate escapes), apart from another.
+    (skills / os.fsdecode(b"\xff.sh")).write_text("echo\n")
+    fourth = project_digest([], config, skills)
+    assert fourth not in (first, second, third)
+    (skills / os.fsdecode(b"\xff.sh")).rename(skills / os.fsdecode(b"\xfe.sh"))
+    assert project_digest([], config, skills) != fourth
 
 
 def _grants_file(tmp_path, data):
