@@ -125,20 +125,66 @@ def test_edit_opens_the_arguments_in_editor_then_shows_the_new_script(project, t
 
 
 def test_edited_arguments_are_validated_again(project, tmp_path):
+    # Arguments that do not meet the schema are shown with the error and asked about again
+    # (docs/approval.md), not run and not the end of the call.
     user = tmp_path / "user"
+    target = tmp_path / "made"
     editor = tmp_path / "editor.py"
     editor.write_text("import json, sys\njson.dump({'path': 5}, open(sys.argv[1], 'w'))\n")
-    code, out, _ = tooldrop(
+    code, out, err = tooldrop(
         project,
         user,
         "call",
         "touch_file",
-        "path=x",
-        answers=b"e\n",
+        f"path={target}",
+        answers=b"e\nn\n",
         env={"EDITOR": f"{sys.executable} {editor}"},
     )
-    assert code == 1
-    assert out == '⚒ Parameter "path" has wrong type — expected string, got number'
+    assert code == 2, err
+    assert out.startswith("Tool call denied: the user declined")
+    assert 'The edited arguments would not run: {"path": 5}' in err
+    assert '⚒ Parameter "path" has wrong type — expected string, got number' in err
+    assert err.count("Run it?") == 2
+    assert not target.exists()
+
+
+def test_a_second_edit_starts_from_the_first_and_can_fix_it(project, tmp_path):
+    user = tmp_path / "user"
+    target = tmp_path / "made"
+    editor = tmp_path / "editor.py"
+    # Each edit toggles an undeclared "x": the first adds it (refused), the second, which
+    # must see the first edit's text, takes it out again.
+    editor.write_text(
+        "import json, sys\n"
+        "args = json.load(open(sys.argv[1]))\n"
+        "if 'x' in args:\n    del args['x']\nelse:\n    args['x'] = 1\n"
+        "json.dump(args, open(sys.argv[1], 'w'))\n"
+    )
+    code, out, err = tooldrop(
+        project,
+        user,
+        "call",
+        "touch_file",
+        f"path={target}",
+        answers=b"e\ne\ny\n",
+        env={"EDITOR": f"{sys.executable} {editor}"},
+    )
+    assert code == 0, err
+    assert out == f"EXIT_CODE: 0\ntouched {target}"
+    assert "The edited arguments would not run" in err
+    assert "x" in err.split("The edited arguments would not run", 1)[1].splitlines()[1]
+    assert target.exists()
+
+
+def test_the_prompt_says_enter_means_no(project, tmp_path):
+    target = tmp_path / "made"
+    code, out, err = tooldrop(
+        project, tmp_path / "user", "call", "touch_file", f"path={target}", answers=b"\n"
+    )
+    assert code == 2, err
+    assert "(Enter: no)" in err
+    assert out.startswith("Tool call denied: the user declined")
+    assert not target.exists()
 
 
 def test_editing_to_invalid_json_keeps_the_arguments_and_asks_again(project, tmp_path):

@@ -9,9 +9,11 @@ from typing import Any
 
 import click
 
+from .._errors import RenderError
 from .._host import ToolHost
 from .._lifetime import stopped_by
 from .._model import Decision, ToolCall, ToolResult, ToolSpec
+from .._schema import apply_defaults, drop_null_optionals
 from ._context import CliContext, pass_cli, skill_option
 from ._format import allowed, echo_json, place_text, shown_path
 from ._signals import exit_status, handle_stop_signals, say_stopped
@@ -120,9 +122,9 @@ CHOICES = {"y": "yes", "n": "no", "a": "always allow", "e": "edit the arguments"
 WORDS = {"y": "yes", "n": "no", "a": "always", "e": "edit"}
 
 
-def _edit_args(call: ToolCall) -> dict[str, Any] | None:
-    """Open the arguments in ``$EDITOR``; ``None`` when left unchanged or not a JSON object."""
-    before = json.dumps(dict(call.args), indent=2, ensure_ascii=False, default=str) + "\n"
+def _edit_args(args: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Open ``args`` in ``$EDITOR``; ``None`` when left unchanged or not a JSON object."""
+    before = json.dumps(dict(args), indent=2, ensure_ascii=False, default=str) + "\n"
     after = click.edit(before, extension=".json", require_save=True)
     if after is None:
         click.echo("Arguments unchanged.", err=True)
@@ -136,6 +138,28 @@ def _edit_args(call: ToolCall) -> dict[str, Any] | None:
         click.echo("The arguments must be a JSON object; arguments unchanged.", err=True)
         return None
     return value
+
+
+def _edit_problems(call: ToolCall, host: ToolHost, args: Mapping[str, Any]) -> list[str]:
+    """Why ``args``, edited at the prompt, could not run ``call``'s tool: what the schema and
+    the validating plugins say, then what the renderer refuses; empty when they would run.
+
+    Checked here, before the edit is handed back, so that a slip in the editor is shown and
+    asked about again rather than ending the call (the pipeline refuses invalid arguments).
+    """
+    spec = call.spec
+    current = drop_null_optionals(spec, args)
+    messages: list[str] = []
+    for group in host.hook.tooldrop_validate_args(spec=spec, args=current, host=host):
+        messages.extend(message for message in group or () if message not in messages)
+    if messages or call.script is None:
+        return messages
+    edited = ToolCall(spec=spec, args=apply_defaults(spec, current), mode=host.mode)
+    try:
+        host.hook.tooldrop_render(call=edited, host=host)
+    except RenderError as exc:
+        return [str(exc)]
+    return []
 
 
 def always_allow_note(spec: ToolSpec, host: ToolHost) -> str:
@@ -153,7 +177,9 @@ def prompt_for_approval(call: ToolCall, host: ToolHost) -> Decision | None:
     The tool, its arguments and the rendered script are shown first. *Always allow* is
     remembered for this version of the tool (not offered for tools that ask every time);
     *edit* opens the arguments in ``$EDITOR``, and the edited call is validated, rendered and
-    shown again. The question goes to stderr, so stdout carries only the tool's result.
+    shown again; edited arguments that would not run are shown with what is wrong, and the
+    question is asked again (a second edit starts from them). Enter alone means *no*. The
+    question goes to stderr, so stdout carries only the tool's result.
     Returns ``None`` when stdin is not a terminal: nobody can answer, and the call is denied.
     """
     if not _isatty(sys.stdin):
@@ -164,7 +190,8 @@ def prompt_for_approval(call: ToolCall, host: ToolHost) -> Decision | None:
         del choices["a"]
     elif host is not None:
         click.echo(always_allow_note(call.spec, host), err=True)
-    menu = ", ".join(f"[{key}] {label}" for key, label in choices.items())
+    menu = ", ".join(f"[{key}] {label}" for key, label in choices.items()) + " (Enter: no)"
+    args: Mapping[str, Any] = call.args
     while True:
         try:
             answer = click.prompt(
@@ -184,9 +211,16 @@ def prompt_for_approval(call: ToolCall, host: ToolHost) -> Decision | None:
             return Decision.allow("always allowed at the prompt", remember=True)
         if answer == "n":
             return Decision.deny("the user declined")
-        edited = _edit_args(call)
-        if edited is not None:
+        edited = _edit_args(args)
+        if edited is None:
+            continue
+        problems = [] if host is None else _edit_problems(call, host, edited)
+        if not problems:
             return Decision.edit(edited)
+        args = edited
+        shown = json.dumps(edited, ensure_ascii=False, default=str)
+        click.echo(f"The edited arguments would not run: {shown}", err=True)
+        click.echo("\n".join(f"  {problem}" for problem in problems), err=True)
 
 
 def result_json(result: ToolResult) -> dict[str, Any]:
