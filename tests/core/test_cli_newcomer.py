@@ -114,3 +114,25 @@ def test_a_duplicate_name_names_the_first_file_as_other_problems_do(cli, project
     out = cli("check").stdout
     assert 'Duplicate tool name "same" in project tools — keeping the first (1.json)' in out
     assert str(project) not in out
+
+
+def test_global_options_work_after_the_command_too(cli, project, tmp_path, tool_writer):
+    tool_writer(project / ".tooldrop" / "tools", "a.json", name="here")
+    other = tmp_path / "other"
+    (other / ".tooldrop" / "tools").mkdir(parents=True)
+    tool_writer(other / ".tooldrop" / "tools", "b.json", name="there")
+    names = [t["name"] for t in json.loads(cli("list", "--json").stdout)["tools"]]
+    assert names == ["here"]
+    for args in (["--project", str(other)], [f"--project={other}"]):
+        done = cli("list", "--json", *args)
+        assert done.exit_code == 0, done.output
+        assert [t["name"] for t in json.loads(done.stdout)["tools"]] == ["there"]
+    done = cli("list", "--mode", "plan", "--json")
+    assert done.exit_code == 0, done.output
+    # After `--`, and as the value of the command's own option, it is not an option.
+    done = cli("render", "here", "--args", "--project")
+    assert "--args is not valid JSON" in done.output
+    done = cli("render", "--", "--project", str(other))
+    assert done.exit_code != 0 and "there" not in done.output
+    # Help after the command is the command's.
+    assert "list [OPTIONS]" in cli("list", "--help").output

@@ -24,6 +24,7 @@ from ._call import call_command
 from ._context import CliContext
 from ._export import schema_command
 from ._grants import grants_command
+from ._group import GlobalOptionsGroup
 from ._inspect import check_command, list_command, plugins_command, show_command
 from ._signals import exit_status, say_stopped
 from ._trust import trust_command
@@ -54,7 +55,7 @@ CORE_COMMANDS = (
 def build_cli(plugin_set: PluginSet) -> click.Group:
     """The ``tooldrop`` group with the core's commands and those plugins add."""
 
-    @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+    @click.group(cls=GlobalOptionsGroup, context_settings={"help_option_names": ["-h", "--help"]})
     @click.option(
         "--project",
         type=click.Path(file_okay=False, path_type=str),
@@ -98,7 +99,10 @@ def build_cli(plugin_set: PluginSet) -> click.Group:
         mode: str,
         sandbox: str | None,
     ) -> None:
-        """Turn files dropped into a folder into tools an LLM agent can call."""
+        """Turn files dropped into a folder into tools an LLM agent can call.
+
+        The options above may also follow the command (tooldrop list --project DIR).
+        """
         ctx.obj = CliContext(
             project=project,
             user_dir=user_dir,
