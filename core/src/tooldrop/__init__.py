@@ -63,6 +63,7 @@ from ._pending import PendingCall
 from ._plugins import PluginInfo
 from ._sandbox import wrap_command
 from ._schema import validate_args
+from ._settings import Settings, load_settings
 from ._skills import Agent, Skill
 from ._tool import Tool, ToolDefinitionError, to_spec, tool
 from .hookspecs import hookimpl
@@ -101,6 +102,7 @@ __all__ = [
     "SandboxError",
     "SandboxSetting",
     "Scope",
+    "Settings",
     "Severity",
     "Skill",
     "Subscription",
@@ -124,6 +126,7 @@ __all__ = [
     "is_forbidden_env",
     "join_truncated",
     "json_type_name",
+    "load_settings",
     "mcp_annotations",
     "problems_from_error",
     "read_regular_file",

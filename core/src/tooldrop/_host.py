@@ -35,6 +35,7 @@ from ._pipeline import AskCallback, on_loop, pend, run_many
 from ._pipeline import call as pipeline_call
 from ._plugins import PluginInfo, PluginSet, env_flag
 from ._schema import SchemaValidation, apply_defaults, drop_null_optionals
+from ._settings import Settings, load_settings
 from ._skills import Skill, in_context
 from ._trust import TrustStore, project_digest
 
@@ -91,8 +92,10 @@ class ToolHost:
     :param mode: ``normal``, ``auto-accept``, ``architect``, ``yolo``, ``plan`` or ``headless``.
     :param plugins: Compose exactly these plugins (modules or objects) and load no entry
         points; ``None`` loads the installed ``tooldrop`` entry points.
-    :param always_allow: Tool names that skip the approval prompt wherever they are available.
-    :param disabled_tools: Tool names that are never loaded.
+    :param always_allow: Tool names that skip the approval prompt wherever they are available,
+        on top of the settings' ``alwaysAllow``.
+    :param disabled_tools: Tool names that are never loaded, on top of the settings'
+        ``disabledTools``.
     :param reserved_names: Names the host uses itself (its built-in and MCP tools); a tool
         that claims one is refused.
     :param output_limit: Characters of output the model sees per call.
@@ -101,10 +104,16 @@ class ToolHost:
     :param cache: Keep the load results of unchanged tool files in the user cache dir, so
         they are not parsed again (loaders opt in per result; see ``LoadResult.cacheable``).
     :param sandbox: ``off``, ``auto`` (confine shell tools when a sandbox plugin can) or
-        ``required`` (refuse to run a shell tool nothing confines).
+        ``required`` (refuse to run a shell tool nothing confines); ``None``: the personal
+        config's ``sandbox``, else ``off``.
     :param sandbox_untrusted_read_only: Let an untrusted project's read-only tools run,
-        confined, without asking (see :func:`tooldrop.approval.runs_confined_instead`).
-        Set it from the user's own settings only, never from the project's.
+        confined, without asking (see :func:`tooldrop.approval.runs_confined_instead`);
+        ``None``: the personal config's ``sandboxUntrustedReadOnly``. Set it from the user's
+        own settings only, never from the project's.
+    :param settings: Use these settings instead of reading the config files. ``None`` (the
+        default) reads them as the CLI does (:func:`tooldrop.load_settings`): the personal
+        ``config.yaml`` and the project's ``.<app>/config.yaml``, whose ``alwaysAllow`` counts
+        only while the project is trusted. What is wrong in them is in ``settings.problems``.
     """
 
     def __init__(
@@ -120,26 +129,38 @@ class ToolHost:
         output_limit: int = DEFAULT_OUTPUT_LIMIT,
         name_prefixes: Mapping[str, str] | None = None,
         cache: bool = True,
-        sandbox: SandboxSetting = "off",
-        sandbox_untrusted_read_only: bool = False,
+        sandbox: SandboxSetting | None = None,
+        sandbox_untrusted_read_only: bool | None = None,
         *,
+        settings: Settings | None = None,
         _plugin_set: PluginSet | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; expected one of: {', '.join(MODES)}")
-        if sandbox not in SANDBOX_SETTINGS:
+        if sandbox is not None and sandbox not in SANDBOX_SETTINGS:
             expected = ", ".join(SANDBOX_SETTINGS)
             raise ValueError(f"unknown sandbox setting {sandbox!r}; expected one of: {expected}")
         self.project_dir = Path(project_dir).resolve()
         self.app = app
         self.config_dir = config_dir_for(app, user_dir)
         self.mode: Mode = mode
-        self.always_allow = frozenset(always_allow)
-        self.disabled_tools = frozenset(disabled_tools)
+        if settings is None:
+            settings = load_settings(self.project_dir, self.config_dir, app)
+        #: The settings this host was made with; ``.problems`` says what is wrong in them.
+        self.settings = settings
+        self._always_allow = frozenset(always_allow) | settings.always_allow
+        # The project's alwaysAllow: a cloned repository must not approve tools by shipping a
+        # config file, so it counts only while the project is trusted (see always_allow).
+        self._project_always_allow = frozenset(settings.project_always_allow)
+        self.disabled_tools = frozenset(disabled_tools) | settings.disabled_tools
         self.reserved_names = frozenset(reserved_names)
         self.output_limit = output_limit
-        self.sandbox: SandboxSetting = sandbox
-        self.sandbox_untrusted_read_only = sandbox_untrusted_read_only
+        self.sandbox: SandboxSetting = sandbox or settings.sandbox or "off"
+        self.sandbox_untrusted_read_only = (
+            settings.sandbox_untrusted_read_only
+            if sandbox_untrusted_read_only is None
+            else sandbox_untrusted_read_only
+        )
         self.name_prefixes = (
             {"python": "custom__"} if name_prefixes is None else dict(name_prefixes)
         )
@@ -158,6 +179,20 @@ class ToolHost:
         self._exporter_problems: list[Problem] = []
         self._last_good: dict[str, LoadResult] = {}
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
+
+    @property
+    def always_allow(self) -> frozenset[str]:
+        """Tool names that skip the approval prompt: the personal ``alwaysAllow`` and the
+        ``always_allow`` argument, plus the project's ``alwaysAllow`` while the project is
+        trusted (:meth:`is_trusted`; asking loads the tools)."""
+        if self._project_always_allow and self.is_trusted():
+            return self._always_allow | self._project_always_allow
+        return self._always_allow
+
+    @always_allow.setter
+    def always_allow(self, names: Iterable[str]) -> None:
+        # Replaces the personal and argument part; the project's still needs trust.
+        self._always_allow = frozenset(names)
 
     # -- places -------------------------------------------------------------------------
 

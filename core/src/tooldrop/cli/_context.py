@@ -9,10 +9,10 @@ from typing import Any
 
 import click
 
-from .._host import ToolHost, config_dir_for
+from .._host import ToolHost
+from .._model import Problem
 from .._plugins import PluginSet
 from .._skills import Skill
-from ._config import load_settings
 
 __all__ = ["CliContext", "pass_cli", "skill_option"]
 
@@ -36,28 +36,25 @@ class CliContext:
         #: ``--sandbox``; ``None`` defers to the personal config (default ``off``).
         self.sandbox = sandbox
         self._host: ToolHost | None = None
-        self.settings_problems: list[Any] = []
 
     @property
     def host(self) -> ToolHost:
+        """The host, built on first use; it reads the config files itself, as any host does."""
         if self._host is None:
-            config_dir = config_dir_for(self.app, self.user_dir)
-            settings = load_settings(self.project.resolve(), config_dir, self.app)
-            self.settings_problems = settings.problems
             self._host = ToolHost(
                 project_dir=self.project,
-                user_dir=config_dir,
+                user_dir=self.user_dir,
                 app=self.app,
                 mode=self.mode,  # type: ignore[arg-type]  # click.Choice checked it is a Mode
-                always_allow=settings.always_allow,
-                disabled_tools=settings.disabled_tools,
-                sandbox=self.sandbox or settings.sandbox or "off",  # type: ignore[arg-type]
-                sandbox_untrusted_read_only=settings.sandbox_untrusted_read_only,
+                sandbox=self.sandbox,  # type: ignore[arg-type]  # None: the personal config's
                 _plugin_set=self.plugin_set,
             )
-            if settings.project_always_allow and self._host.is_trusted():
-                self._host.always_allow |= settings.project_always_allow
         return self._host
+
+    @property
+    def settings_problems(self) -> list[Problem]:
+        """What is wrong in the config files (building the host reads them)."""
+        return self.host.settings.problems
 
     def selected_skill(self, name: str | None) -> Skill | None:
         """The bundle ``--skill NAME`` names (``None`` without the option), or exit 1."""
