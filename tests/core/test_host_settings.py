@@ -69,9 +69,7 @@ def test_an_untrusted_projects_always_allow_does_not_count(make_host, project, g
     assert asked_for(host, guarded)
 
 
-def test_a_trusted_projects_always_allow_counts_until_trust_is_revoked(
-    make_host, project, guarded
-):
+def test_a_trusted_projects_always_allow_counts_until_trust_is_revoked(make_host, project, guarded):
     project_config(project, "alwaysAllow: [guarded]\n")
     host = make_host()
     host.trust()

@@ -41,13 +41,17 @@ class Settings:
     trusted.
     """
 
+    #: The personal ``alwaysAllow``: names that skip the approval prompt.
     always_allow: set[str] = field(factory=set)
+    #: ``disabledTools`` of both files: names that are never loaded.
     disabled_tools: set[str] = field(factory=set)
+    #: What is wrong in the files, each with its file, line and field.
     problems: list[Problem] = field(factory=list)
     #: The project's ``alwaysAllow``, kept apart: it applies only to a trusted project.
     project_always_allow: set[str] = field(factory=set)
     #: ``None`` when the personal config does not say.
     sandbox: SandboxSetting | None = None
+    #: The personal ``sandboxUntrustedReadOnly``.
     sandbox_untrusted_read_only: bool = False
 
 
