@@ -167,5 +167,5 @@ def test_the_cli_and_an_embedded_host_offer_the_same_tools(tmp_path):
         capture_output=True, text=True, env=env, timeout=60, check=True,
     )  # fmt: skip
     assert embedded.stdout.split() == ["kept"]
-    assert "kept" in listed.stdout
-    assert "dropped" not in listed.stdout
+    assert listed.stdout.startswith("Tools (1)")
+    assert "Disabled by disabledTools in config.yaml (1): dropped" in listed.stdout
