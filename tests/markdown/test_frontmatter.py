@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from tooldrop_markdown._frontmatter import split_frontmatter
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tooldrop_markdown._frontmatter import JS_WHITESPACE, split_frontmatter
 
 
 @pytest.mark.parametrize(
@@ -108,3 +112,26 @@ def test_lines_after_skipped_blank_lines_are_the_files_lines(load) -> None:
     split = split_frontmatter("---\n \n\nname: t\n---\nx")
     assert split is not None
     assert split.frontmatter_line == 4
+
+
+# The reference's split, written as its JavaScript pattern (Python's ``re`` backtracks the
+# same way for these constructs), with JavaScript's ``\s`` spelled out.
+_WS = "[" + re.escape(JS_WHITESPACE) + "]"
+_REFERENCE = re.compile(rf"---{_WS}*\r?\n(?:([\s\S]*?)\r?\n)?---{_WS}*\r?\n?([\s\S]*)", re.DOTALL)
+
+
+_PIECES = ["---", "\n", "\n---", "\r\n", " ", "\t", "\ufeff", "\x1c", "\x85", "a: 1", "x"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.booleans(), st.lists(st.sampled_from(_PIECES), max_size=12))
+def test_the_split_is_the_reference_pattern(opened: bool, parts: list[str]) -> None:
+    text = ("---" if opened else "") + "".join(parts)
+    expected = _REFERENCE.fullmatch(text)
+    split = split_frontmatter(text)
+    if expected is None:
+        assert split is None
+    else:
+        assert split is not None
+        assert split.frontmatter == (expected.group(1) or "")
+        assert split.body == expected.group(2).strip(JS_WHITESPACE)
