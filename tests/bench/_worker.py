@@ -2,6 +2,9 @@
 
     python tests/bench/_worker.py MODE PROJECT USER_DIR
 
+The ``public-*`` modes and ``floor-public`` time their imports too (entry points, plugin
+imports, ``import yaml``): on the public path those are part of what a user waits for.
+
 Prints one JSON object: ``seconds`` (the measured part only, after imports) and ``rss_kb``
 (peak RSS growth during it).
 """
@@ -46,6 +49,24 @@ def discovery(project: str, user: str, cache: bool) -> None:
     _keep = tools
 
 
+def public(project: str, user: str, cache: bool) -> None:
+    """What a user runs: ``ToolHost(project_dir=...).tools()`` with the installed entry-point
+    plugins, ``import tooldrop`` included (the caller starts the clock before it)."""
+    from tooldrop import ToolHost
+
+    tools = ToolHost(project_dir=project, user_dir=user, cache=cache).tools()
+    assert tools
+    global _keep
+    _keep = tools
+
+
+def floor_public(project: str) -> None:
+    """:func:`floor`, ``import yaml`` included: the floor of the public path."""
+    import yaml  # noqa: F401
+
+    floor(project)
+
+
 def flood(project: str, user: str) -> None:
     """A call whose tool prints 1 GiB."""
     import tooldrop.approval
@@ -61,7 +82,9 @@ def flood(project: str, user: str) -> None:
 
 def main() -> None:
     mode, project, user = sys.argv[1:4]
-    if mode in ("discovery-cold", "discovery-warm", "flood"):
+    if mode.startswith(("public", "floor-public")):
+        pass  # the public path is timed with its imports: they are part of what a user waits for
+    elif mode in ("discovery-cold", "discovery-warm", "flood"):
         # Import what the measured part needs first: imports are not discovery (the floor
         # imports yaml first too). The markdown loader itself is imported on first use.
         import tooldrop.approval  # noqa: F401
@@ -80,6 +103,12 @@ def main() -> None:
         discovery(project, user, cache=True)
     elif mode == "flood":
         flood(project, user)
+    elif mode == "public-cold":
+        public(project, user, cache=False)
+    elif mode == "public-warm":
+        public(project, user, cache=True)
+    elif mode == "floor-public":
+        floor_public(project)
     else:
         raise SystemExit(f"unknown mode {mode}")
     seconds = time.perf_counter() - start

@@ -9,6 +9,10 @@ reports, as ratios against a baseline measured in the same run:
   its frontmatter with PyYAML's C loader, nothing more (budget 1.5x);
 - warm discovery (parse cache) against the same floor (budget 0.15x);
 - how discovery grows from 1,000 to 10,000 tools (per-tool time, budget: linear);
+- the public path, ``ToolHost(project_dir=...).tools()`` with the installed entry-point
+  plugins in a fresh process, ``import tooldrop`` included, cold and warm, against the floor
+  with ``import yaml`` included (``--public-sizes``, default 1,000 tools; aim: cold 1.3x,
+  warm 0.15x);
 - ``host.call`` of a trivial markdown tool against a bare ``subprocess.run([bash, "-c",
   script])`` (budget 1.1x);
 - peak memory of 10,000 loaded tools, and of a call whose tool prints 1 GiB;
@@ -105,6 +109,28 @@ def discovery(sizes: list[int], repeat: int, root: Path) -> dict[int, dict[str, 
     return results
 
 
+def public_path(sizes: list[int], repeat: int, root: Path) -> dict[int, dict[str, list[float]]]:
+    """The public path, each mode in a fresh process, best of ``repeat`` in rotating order."""
+    results: dict[int, dict[str, list[float]]] = {}
+    for size in sizes:
+        project, user, cache = root / f"p{size}", root / f"u{size}", root / f"pc{size}"
+        if not project.exists():
+            subprocess.run(
+                [sys.executable, str(HERE / "gen_tools.py"), str(project), str(size)], check=True
+            )
+            age(project / ".tooldrop" / "tools")
+            user.mkdir()
+        worker("public-warm", project, user, cache)  # fill the parse cache
+        runs: dict[str, list[float]] = {"floor": [], "cold": [], "warm": []}
+        modes = ["floor-public", "public-cold", "public-warm"]
+        for i in range(repeat):
+            for mode in modes[i % 3 :] + modes[: i % 3]:
+                key = "floor" if mode == "floor-public" else mode.removeprefix("public-")
+                runs[key].append(worker(mode, project, user, cache)["seconds"])
+        results[size] = runs
+    return results
+
+
 def call_overhead(rounds: int, root: Path) -> tuple[float, float]:
     import tooldrop.approval
     import tooldrop_markdown.plugin
@@ -155,6 +181,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--public-sizes", default="1000", help="'' to skip the public path")
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--list-rounds", type=int, default=20)
     parser.add_argument("--no-flood", action="store_true", help="skip the 1 GiB call")
@@ -179,6 +206,19 @@ def main() -> None:
             per_10k = min(found[10000]["cold"]) / 10000
             growth = per_10k / per_1k
             print(f"per-tool cold time, 10,000 vs 1,000 tools: {growth:.2f}x (linear: 1.0)")
+        public_sizes = [int(s) for s in opts.public_sizes.split(",") if s]
+        if public_sizes:
+            print(
+                f"\npublic path: ToolHost(project_dir=...).tools(), entry-point plugins, "
+                f"imports included (best of {opts.repeat}, fresh process each)"
+            )
+            print("{:>7} {:>9} {:>9} {:>9} {:>11} {:>11}".format(*header))
+            for size, runs in public_path(public_sizes, opts.repeat, root).items():
+                floor, cold, warm = min(runs["floor"]), min(runs["cold"]), min(runs["warm"])
+                print(
+                    f"{size:>7} {floor * 1000:>7.1f}ms {cold * 1000:>7.1f}ms "
+                    f"{warm * 1000:>7.1f}ms {cold / floor:>10.2f}x {warm / floor:>10.2f}x"
+                )
         biggest = max(found)
         rss = statistics.median(found[biggest]["rss_kb"]) / 1024
         per_tool = rss * 1024 / biggest
