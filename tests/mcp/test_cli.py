@@ -103,3 +103,18 @@ async def test_a_host_app_serves_its_own_host(connect, text_of, tools):
     assert "greet" in listed
     assert "guarded" not in listed
     assert text_of(result) == "EXIT_CODE: 0\nhello, host app"
+
+
+def test_an_embedded_host_loads_the_plugin_without_click_or_the_cli(tmp_path):
+    """The plugin's entry point loads in every host; only the CLI needs click and its commands."""
+    code = (
+        "import sys; from tooldrop import ToolHost; "
+        "host = ToolHost(project_dir=sys.argv[1], user_dir=sys.argv[1]); host.tools(); "
+        "assert 'mcp' in [p.name for p in host.plugins() if p.error is None], host.plugins(); "
+        "print(sorted(m for m in ('click', 'tooldrop.cli', 'mcp') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    assert done.stdout.strip() == "[]"

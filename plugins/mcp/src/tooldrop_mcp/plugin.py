@@ -1,25 +1,26 @@
 """The ``mcp`` plugin: adds ``tooldrop serve``, an MCP server on stdio.
 
 The ``mcp`` SDK is imported only when ``serve`` runs: this module is loaded for every
-``tooldrop`` command, and the SDK takes a second or two to import.
+``tooldrop`` command, and the SDK takes a second or two to import. Click and the CLI are
+imported only when the CLI asks for commands: an app embedding ``ToolHost`` loads this
+module through its entry point too, and needs neither.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, NoReturn, cast
-
-import click
-from click.core import ParameterSource
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from tooldrop import MODES, Mode, ToolHost, hookimpl
-from tooldrop.cli import CliContext
 
-from ._cli_http import http_options
+if TYPE_CHECKING:
+    import click
 
 
 def _explicit_mode(ctx: click.Context, mode: str | None) -> Mode | None:
     """``serve --mode``, else the global ``--mode`` when it was given, else ``None``."""
+    from click.core import ParameterSource
+
     if mode is not None:
         return cast(Mode, mode)
     root = ctx.find_root()
@@ -31,6 +32,12 @@ def _explicit_mode(ctx: click.Context, mode: str | None) -> Mode | None:
 
 @hookimpl
 def tooldrop_register_commands(cli: click.Group) -> None:
+    import click
+
+    from tooldrop.cli import CliContext
+
+    from ._cli_http import http_options
+
     @cli.command("serve")
     @click.option(
         "--mode",
