@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
@@ -49,12 +50,14 @@ def run(tree: Path, *args: str, stdin: str | None = None) -> subprocess.Complete
     )  # fmt: skip
 
 
-def on_a_terminal(tree: Path, *args: str) -> tuple[int, bytes]:
+def on_a_terminal(tree: Path, *args: str, **env: str) -> tuple[int, bytes]:
     """Run with stdout (and stdin) on a pseudo-terminal; everything it wrote, and its status."""
     master, slave = pty.openpty()
+    environ = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm"}
     proc = subprocess.Popen(
-        [*base(tree), *args], stdin=slave, stdout=slave, stderr=subprocess.DEVNULL
-    )
+        [*base(tree), *args], stdin=slave, stdout=slave, stderr=subprocess.DEVNULL,
+        env=environ | env,
+    )  # fmt: skip
     os.close(slave)
     out = b""
     deadline = time.monotonic() + 60
@@ -120,3 +123,25 @@ def test_trust_status_exits_1_until_trusted_and_speaks_json(tree: Path) -> None:
     done = run(tree, "trust", "--json")
     assert done.returncode == 0
     assert json.loads(done.stdout)["trusted"] is True
+
+
+LONG = "Say hello to someone, at length, " + "and on " * 20 + "the end."
+
+
+def test_list_colours_a_terminal_unless_no_color_and_a_pipe_gets_whole_lines(tree: Path) -> None:
+    tool = tree / "p" / ".tooldrop" / "tools" / "greet.md"
+    tool.write_text(TOOL.replace("Say hello.", LONG))
+    code, out = on_a_terminal(tree, "list", COLUMNS="80")
+    assert code == 0
+    assert b"\x1b[" in out
+    assert LONG.encode() not in out  # cut to the terminal's width
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out.decode())
+    (line,) = [line for line in plain.splitlines() if line.startswith("  greet")]
+    assert "…" in line and len(line) <= 160, line
+    code, out = on_a_terminal(tree, "list", NO_COLOR="1")
+    assert code == 0 and b"\x1b[" not in out
+    done = run(tree, "list")
+    assert done.returncode == 0
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith("  greet")]
+    assert line == f"  greet  {LONG}  never · read-only"
+    assert "\x1b[" not in done.stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -173,9 +174,26 @@ def echo_json(data: object) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
-def first_line(text: str, width: int) -> str:
+def first_line(text: str, width: int | None) -> str:
+    """The first line of ``text``, cut to ``width`` characters (``None``: whole)."""
     line = text.strip().splitlines()[0] if text.strip() else ""
-    return line if len(line) <= width else line[: width - 1] + "…"
+    return line if width is None or len(line) <= width else line[: width - 1] + "…"
+
+
+def on_a_terminal() -> bool:
+    """stdout is a terminal: fit lines to its width (a pipe gets the full text)."""
+    isatty = getattr(sys.stdout, "isatty", None)  # None: no stream at all (pythonw)
+    return bool(isatty()) if callable(isatty) else False
+
+
+def use_colour() -> bool:
+    """Colour on a terminal, unless ``NO_COLOR`` is set (https://no-color.org) or TERM=dumb."""
+    return on_a_terminal() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def paint(text: str, **style: Any) -> str:
+    """``text`` styled as click.style does, when :func:`use_colour` says so."""
+    return click.style(text, **style) if use_colour() else text
 
 
 def terminal_width() -> int:

@@ -18,6 +18,8 @@ from ._format import (
     echo_json,
     first_line,
     grant_state,
+    on_a_terminal,
+    paint,
     place_text,
     plugin_json,
     problem_json,
@@ -58,7 +60,7 @@ def _echo_problems(problems: list[Problem]) -> None:
     failing = sum(p.severity != "info" for p in problems)
     notes = len(problems) - failing
     heads = [f"Problems ({failing})"] * bool(failing) + [f"notes ({notes})"] * bool(notes)
-    click.echo("\n" + ", ".join(heads).capitalize())
+    click.echo("\n" + paint(", ".join(heads).capitalize(), fg="red" if failing else "yellow"))
     for problem in problems:
         click.echo(f"  {problem_line(problem)}")
 
@@ -115,16 +117,23 @@ def list_command(ctx: CliContext, as_json: bool, skill: str | None) -> None:
     groups: dict[tuple[int, str, str], list[ToolSpec]] = defaultdict(list)
     for spec in shown:
         groups[_group(spec)].append(spec)
-    width = terminal_width()
+    # A terminal gets columns cut to its width; a pipe gets every first line whole, unpadded.
+    width = terminal_width() if on_a_terminal() else None
     for (_, source, scope), members in sorted(groups.items()):
-        click.echo(f"\n{_header(ctx, source, scope, members)}")
+        click.echo("\n" + paint(_header(ctx, source, scope, members), bold=True))
         policies = {s.name: _policy(s, grants[s.name]) for s in members}
         name_width = max(len(s.name) for s in members)
         policy_width = max(map(len, policies.values()))
-        room = max(width - name_width - policy_width - 6, 20)
         for spec in sorted(members, key=lambda s: s.name):
-            description = first_line(spec.description, room)
-            click.echo(f"  {spec.name:<{name_width}}  {description:<{room}}  {policies[spec.name]}")
+            name = paint(f"{spec.name:<{name_width}}", fg="cyan")
+            policy = paint(policies[spec.name], dim=True)
+            if width is None:
+                description = first_line(spec.description, None)
+                click.echo(f"  {name}  {description}  {policy}")
+            else:
+                room = max(width - name_width - policy_width - 6, 20)
+                description = first_line(spec.description, room)
+                click.echo(f"  {name}  {description:<{room}}  {policy}")
     if not shown:
         click.echo("\n  (no tools)")
     if hidden:
