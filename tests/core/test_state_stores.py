@@ -121,6 +121,13 @@ def test_the_project_digest_covers_every_skill_file(tmp_path, spec_factory):
     assert fourth not in (first, second, third)
     (skills / os.fsdecode(b"\xff.sh")).rename(skills / os.fsdecode(b"\xfe.sh"))
     assert project_digest([], config, skills) != fourth
+    # A FIFO is refused unread (never waited on), and still counts, apart from a file.
+    fifo = skills / "one" / "pipe"
+    os.mkfifo(fifo)
+    with_fifo = project_digest([], config, skills)
+    fifo.unlink()
+    fifo.write_text("")
+    assert project_digest([], config, skills) != with_fifo
 
 
 def _grants_file(tmp_path, data):
