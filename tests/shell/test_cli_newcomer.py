@@ -50,12 +50,15 @@ def run(tree: Path, *args: str, stdin: str | None = None) -> subprocess.Complete
     )  # fmt: skip
 
 
-def on_a_terminal(tree: Path, *args: str, **env: str) -> tuple[int, bytes]:
+def on_a_terminal(
+    tree: Path, *args: str, stderr_too: bool = False, **env: str
+) -> tuple[int, bytes]:
     """Run with stdout (and stdin) on a pseudo-terminal; everything it wrote, and its status."""
     master, slave = pty.openpty()
     environ = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm"}
     proc = subprocess.Popen(
-        [*base(tree), *args], stdin=slave, stdout=slave, stderr=subprocess.DEVNULL,
+        [*base(tree), *args], stdin=slave, stdout=slave,
+        stderr=slave if stderr_too else subprocess.DEVNULL,
         env=environ | env,
     )  # fmt: skip
     os.close(slave)
@@ -145,3 +148,14 @@ def test_list_colours_a_terminal_unless_no_color_and_a_pipe_gets_whole_lines(tre
     (line,) = [line for line in done.stdout.splitlines() if line.startswith("  greet")]
     assert line == f"  greet  {LONG}  never · read-only"
     assert "\x1b[" not in done.stdout
+
+
+def test_a_long_call_shows_its_elapsed_time_on_a_terminal_and_erases_it(tree: Path) -> None:
+    tool = tree / "p" / ".tooldrop" / "tools" / "slow.md"
+    tool.write_text(TOOL.replace("greet", "slow").replace("printf", "sleep 4; printf"))
+    code, out = on_a_terminal(tree, "call", "slow", "who=you", "--yes", stderr_too=True)
+    assert code == 0
+    assert b"\xe2\x80\xa6 slow running " in out  # "… slow running 2s"
+    assert out.endswith(b"\x1b[KEXIT_CODE: 0\r\nhello you\r\n")  # erased, then the result
+    done = run(tree, "call", "slow", "who=you", "--yes")  # a pipe: nothing but the text
+    assert (done.stdout, "running" in done.stderr) == ("EXIT_CODE: 0\nhello you", False)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -236,6 +238,46 @@ def result_json(result: ToolResult) -> dict[str, Any]:
     }
 
 
+class ElapsedTicker:
+    """``… NAME running 12s`` on a terminal's stderr while a long call runs, erased at the end.
+
+    Silent while paused (an approval prompt is on screen), on a pipe, and for the first
+    :attr:`AFTER` seconds: a quick call shows nothing.
+    """
+
+    AFTER = 2.0
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.paused = False
+        self._done = threading.Event()
+        self._shown = False
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> ElapsedTicker:
+        if _isatty(sys.stderr) and _isatty(sys.stdout):
+            self._thread = threading.Thread(target=self._run, daemon=True, name="tooldrop-tick")
+            self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        start = time.monotonic()
+        while not self._done.wait(1.0):
+            elapsed = time.monotonic() - start
+            if elapsed >= self.AFTER and not self.paused:
+                sys.stderr.write(f"\r\x1b[K… {self.name} running {int(elapsed)}s")
+                sys.stderr.flush()
+                self._shown = True
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self._shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
 def _print_result(text: str) -> None:
     click.echo(text, nl=False)
     # Exactly the model's text on a pipe; a terminal also gets the final newline it expects.
@@ -278,15 +320,21 @@ def call_command(
         click.echo(f"tooldrop: {exc}", err=True)
         sys.exit(EXIT_ERROR)
 
+    ticker = ElapsedTicker(name)
+
     def ask(call: ToolCall) -> Decision | None:
         if yes:
             return Decision.allow("--yes")
-        decision = prompt_for_approval(call, host)
+        ticker.paused = True  # the prompt has the terminal
+        try:
+            decision = prompt_for_approval(call, host)
+        finally:
+            ticker.paused = False
         if decision is None:
             click.echo("tooldrop: no terminal to ask for approval on; pass --yes", err=True)
         return decision
 
-    with handle_stop_signals():
+    with handle_stop_signals(), ticker:
         result = host.call(name, args, ask=ask, skill=skill)
     signum = stopped_by()
     if signum is not None:  # SIGTERM, SIGHUP or SIGINT: the tool's processes are gone
