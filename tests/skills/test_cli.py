@@ -158,7 +158,8 @@ def test_unknown_tool_suggests_and_names_a_broken_file_but_never_a_scoped_one(k8
     assert listed == sorted(listed) and "flat_tool" in listed
     done = run(k8s, "call", "git_recent", "--yes")
     assert done.returncode == 1
-    assert done.stdout.startswith('Tool "git_recent" failed to load (')
+    assert done.stdout.startswith('Tool "git_recent" failed to load (git-recent.md:')
+    assert str(k8s.P) not in done.stdout
     assert done.stdout.endswith("see `tooldrop check`")
     # A scoped tool that failed, and a scoped name one letter off: neither is told.
     for name in ("secret", "k8s_pod"):

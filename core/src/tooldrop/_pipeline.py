@@ -14,6 +14,7 @@ import difflib
 import inspect
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
@@ -46,6 +47,10 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+def _path_parent(problem: Problem) -> Path | None:
+    return problem.path.parent if problem.path is not None else None
+
+
 def _failed_to_load(host: ToolHost, name: str) -> Problem | None:
     """The load error of a file whose name says it held tool ``name``, if one failed.
 
@@ -71,7 +76,9 @@ def _unknown(host: ToolHost, name: str, skill: str | None) -> ToolResult:
     failed = _failed_to_load(host, name)
     if failed is not None:
         return ToolResult.error(
-            f'Tool "{name}" failed to load ({failed.format()}); see `tooldrop check`'
+            # The file by name only: the text may go to a model, which needs no home paths.
+            f'Tool "{name}" failed to load ({failed.format(_path_parent(failed))}); '
+            "see `tooldrop check`"
         )
     shown = ", ".join(names[:_SHOWN_NAMES]) + (", ..." if len(names) > _SHOWN_NAMES else "")
     text = f'Unknown tool "{name}". Available tools: {shown or "none"}'
