@@ -159,6 +159,8 @@ def test_old_grants_are_named_in_a_notice_and_revoked_only_everywhere(tmp_path, 
     (grant,) = on_disk["grants"]
     assert (grant["name"], grant["hash"], grant["scope"]) == ("t", "h1", "project")
     assert grant["place"] == str(tmp_path.resolve())
+    assert grant["granted_at"].endswith("+00:00")  # `tooldrop grants` shows when
+    assert store.all()[0].granted_at == grant["granted_at"]
     granted = store.all()
     assert len(granted) == 1
     assert store.revoke() == granted  # here only: the old ones stay
