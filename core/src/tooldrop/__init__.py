@@ -59,7 +59,7 @@ from ._model import (
 )
 from ._output import DEFAULT_OUTPUT_LIMIT, join_truncated, split_budget, truncate, truncation_marker
 from ._pattern import PatternError, compile_pattern
-from ._pending import PendingCall
+from ._pending import PendingCall, describe_call
 from ._plugins import PluginInfo
 from ._sandbox import wrap_command
 from ._schema import validate_args
@@ -119,6 +119,7 @@ __all__ = [
     "Visibility",
     "compile_pattern",
     "converter",
+    "describe_call",
     "export_tools",
     "forbidden_env_pattern",
     "get_converter",

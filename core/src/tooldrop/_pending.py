@@ -28,9 +28,9 @@ from ._output import truncate
 if TYPE_CHECKING:
     from ._host import ToolHost
 
-__all__ = ["PendingCall", "file_digest"]
+__all__ = ["PendingCall", "describe_call", "file_digest"]
 
-#: The longest script shown whole in :attr:`PendingCall.preview`; longer keep head and tail.
+#: The longest script shown whole in :func:`describe_call`; longer keep head and tail.
 MAX_SHOWN = 4000
 
 
@@ -43,6 +43,29 @@ def _shorten(text: str) -> str:
         return text
     half = MAX_SHOWN // 2
     return f"{text[:half]}\n... [{len(text) - MAX_SHOWN} characters not shown] ...\n{text[-half:]}"
+
+
+def describe_call(call: ToolCall, *, allowed: str | None = None) -> str:
+    """What a person needs to decide on ``call``: the tool, where it is from, its policy, its
+    arguments and the exact script (a long one by its head and tail); ``allowed`` adds what a
+    sandbox lets it do. The text of MCP's approval prompt and of the adapters' previews."""
+    spec = call.spec
+    origin = spec.origin
+    where = f"{origin.source}, {origin.scope}"
+    if origin.path is not None:
+        where += f": {origin.path}"
+    policy = "asks every time" if spec.requires_approval else f"approval: {spec.approval}"
+    lines = [f'Run the tool "{spec.name}"? ({where}; {policy})']
+    if allowed is not None:
+        lines.append(f"Allowed: {allowed}")
+    lines += [
+        "",
+        "Arguments:",
+        json.dumps(dict(call.args), indent=2, ensure_ascii=False, sort_keys=True, default=str),
+    ]
+    if call.script is not None:
+        lines += ["", "Script:", _shorten(call.script)]
+    return "\n".join(lines)
 
 
 class _Once:
@@ -113,21 +136,7 @@ class PendingCall:
         """What a person needs to decide: the tool, where it is from, its arguments, its script."""
         if self.call is None:
             return self.result.text if self.result is not None else ""
-        spec = self.call.spec
-        origin = spec.origin
-        where = f"{origin.source}, {origin.scope}"
-        if origin.path is not None:
-            where += f": {origin.path}"
-        policy = "asks every time" if spec.requires_approval else f"approval: {spec.approval}"
-        lines = [
-            f'Run the tool "{spec.name}"? ({where}; {policy})',
-            "",
-            "Arguments:",
-            json.dumps(dict(self.args), indent=2, ensure_ascii=False, sort_keys=True, default=str),
-        ]
-        if self.script is not None:
-            lines += ["", "Script:", _shorten(self.script)]
-        return "\n".join(lines)
+        return describe_call(self.call)
 
     @property
     def fingerprint(self) -> str:

@@ -26,7 +26,7 @@ import anyio
 import mcp_types as types
 from mcp.server.session import ServerSession
 
-from tooldrop import Decision, ToolCall, ToolHost
+from tooldrop import Decision, ToolCall, ToolHost, describe_call
 
 __all__ = [
     "ALLOW",
@@ -39,8 +39,6 @@ __all__ = [
 ]
 
 ALLOW, ALWAYS, DENY = "allow", "always", "deny"
-#: The longest script shown whole in a prompt; longer ones keep their head and tail.
-MAX_SHOWN = 4000
 #: How long a prompt may stay unanswered before the call is denied.
 ASK_TIMEOUT = 600.0
 
@@ -56,13 +54,6 @@ def client_can_elicit(capabilities: types.ClientCapabilities | None) -> bool:
     return elicitation.form is not None or elicitation.url is None
 
 
-def _shorten(text: str) -> str:
-    if len(text) <= MAX_SHOWN:
-        return text
-    half = MAX_SHOWN // 2
-    return f"{text[:half]}\n... [{len(text) - MAX_SHOWN} characters not shown] ...\n{text[-half:]}"
-
-
 def _allowed(call: ToolCall, host: ToolHost) -> str:
     confinement = host.confinement(call.spec)
     if confinement is not None:
@@ -73,23 +64,7 @@ def _allowed(call: ToolCall, host: ToolHost) -> str:
 def prompt_message(call: ToolCall, host: ToolHost | None = None) -> str:
     """The text of the approval prompt: what runs, from where, with which arguments, and
     (given the host) what a sandbox allows it."""
-    spec = call.spec
-    origin = spec.origin
-    where = f"{origin.source}, {origin.scope}"
-    if origin.path is not None:
-        where += f": {origin.path}"
-    policy = "asks every time" if spec.requires_approval else f"approval: {spec.approval}"
-    lines = [
-        f'Run the tool "{spec.name}"? ({where}; {policy})',
-        "",
-        "Arguments:",
-        json.dumps(dict(call.args), indent=2, ensure_ascii=False, sort_keys=True, default=str),
-    ]
-    if host is not None:
-        lines[1:1] = [f"Allowed: {_allowed(call, host)}"]
-    if call.script is not None:
-        lines += ["", "Script:", _shorten(call.script)]
-    return "\n".join(lines)
+    return describe_call(call, allowed=None if host is None else _allowed(call, host))
 
 
 def _requested_schema(call: ToolCall, offer_always: bool = True) -> dict[str, Any]:
