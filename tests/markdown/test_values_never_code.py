@@ -184,6 +184,12 @@ def test_refused_positions(load, body: str, shell: str | None, message: str | No
         ("watch {{ x }}", "watch"),
         ("git -c {{ x }} status", "git"),
         ("sudo {{ x }}", "a wrapper that runs its arguments as a command"),
+        # found by the property test with a larger budget: $(( )) and $( ) are words, not
+        # separators, and an unquoted expansion before the value may vanish
+        ("eval $((x)) {{ x }}", "eval"),
+        ("eval $(date) {{ x }} & echo", "eval"),
+        ("sh -c $script {{ x }}", "sh"),
+        ("bash -c ${cmd}$(true) {{ x }}", "bash"),
     ],
 )
 def test_values_given_to_code_runners_warn(load, body: str, program: str) -> None:
@@ -198,6 +204,8 @@ def test_values_given_to_code_runners_warn(load, body: str, program: str) -> Non
     "body",
     [
         "bash -c 'printf %s \"$1\"' _ {{ x }}",  # the value is $1: data
+        'bash -c "$script" {{ x }}',  # a quoted expansion never vanishes: the value is $0
+        "echo $((1 + 2)) {{ x }}",
         "awk '{ print $1 }' {{ x }}",
         "awk -v v={{ x }} 'BEGIN { print v }'",
         "python3 script.py {{ x }}",

@@ -74,6 +74,34 @@ _OPERANDS = {"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1}
 _EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 _SEPARATORS = re.compile(r"[;&|\n()]")
+# An unquoted word made only of expansions: it may expand to nothing and vanish, so the word
+# after it may take its place (``sh -c $unset {{ x }}`` gives the value to -c).
+_MAY_VANISH = re.compile(r"(?:\$\w+|\$\{[^}]*\}|\$\([^)]*\)+|`[^`]*`)+")
+
+
+def _last_command(text: str) -> str:
+    """The text of the simple command ``text`` ends in: after its last ``;``, ``&``, ``|``,
+    newline or subshell parenthesis. The parentheses of ``$( … )`` and ``$(( … ))`` are part
+    of a word, not separators (``eval $((x)) {{ x }}`` is still eval's command)."""
+    start = 0
+    depth = 0  # open $( … ) and $(( … )) around the current character
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "$" and text.startswith("(", index + 1):
+            depth += 1
+            index += 2
+            continue
+        if depth and char == "(":
+            depth += 1
+        elif depth and char == ")":
+            depth -= 1
+        elif _SEPARATORS.match(char):
+            start = index + 1
+        index += 1
+    return text[start:]
+
+
 # Any of those programs named as a whole word (after a / or a backslash too), or the dot
 # command: a body whose text has none needs no closer look.
 _RUNS_AGAIN = re.compile(
@@ -140,7 +168,11 @@ def _program_operand(arguments: list[str], flags: frozenset[str], combined: bool
             after = index
     if after is None:
         return False
-    rest = [w for w in arguments[after + 1 :] if not (w.startswith("-") and PLACEHOLDER not in w)]
+    rest = [
+        w
+        for w in arguments[after + 1 :]
+        if not (w.startswith("-") and PLACEHOLDER not in w) and not _MAY_VANISH.fullmatch(w)
+    ]
     return bool(rest) and PLACEHOLDER in rest[0]
 
 
@@ -224,11 +256,10 @@ def scan_run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
     line = ""  # the current simple command, placeholders as NUL
     for token in tokens:
         if token.kind == "text":
-            parts = _SEPARATORS.split(token.value)
-            line = parts[-1] if len(parts) > 1 else line + token.value
+            line += token.value
         elif token.kind == "var":
             if token.start in at_top:
-                words = (line + PLACEHOLDER).split()
+                words = (_last_command(line) + PLACEHOLDER).split()
                 why = _why(words)
                 if why is not None:
                     tag = f"{{{{ {token.value} }}}}"
