@@ -30,8 +30,9 @@ from collections.abc import Mapping
 
 from tooldrop import is_forbidden_env
 
+from ._bashwords import NAME_TAKING, SPECIAL_ASSIGN
 from ._fields import Param
-from ._positions import NAME_TAKING, SPECIAL_ASSIGN, check_positions
+from ._positions import check_positions
 from ._runners import run_again as _run_again
 from ._runners import scan_run_again as _scan_run_again  # noqa: F401  # tests use it
 from ._shell import (

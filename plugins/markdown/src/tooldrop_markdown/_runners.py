@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ._positions import shapes
+from ._shapes import shapes
 from ._shell import BodyProblem
 from ._template import Token
 

@@ -1,0 +1,321 @@
+"""The allow-list itself: whether one placeholder's word, found in the parse tree, stands
+where bash and sh pass a value on as data, and if not, a message that says how to fix it.
+
+:mod:`._positions` renders and parses the script; :func:`judge` is asked about each
+placeholder of a tree that parsed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from tooldrop import is_forbidden_env
+
+from ._bashtree import field_of, literal, node_text, walk
+from ._bashwords import BUILTIN_PREFIXES, NAME_OPTIONS, NAME_TAKING, SPECIAL_ASSIGN
+from ._fields import Param
+from ._template import Token
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+__all__ = ["ScriptFacts", "judge"]
+
+_NUMERIC = frozenset({"integer", "number"})
+_ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+# Nodes a placeholder's word may sit in, on its way up to the script.
+_CONTAINERS = frozenset({
+    "program", "list", "pipeline", "redirected_statement", "subshell", "compound_statement",
+    "if_statement", "elif_clause", "else_clause", "while_statement", "do_group",
+    "for_statement", "c_style_for_statement", "case_statement", "case_item",
+    "function_definition", "negated_command", "command", "variable_assignment",
+    "variable_assignments", "declaration_command", "heredoc_redirect", "herestring_redirect",
+    "file_redirect", "test_command", "process_substitution", "array",
+})  # fmt: skip
+_EXPRESSIONS = frozenset({"binary_expression", "unary_expression", "parenthesized_expression"})
+_BASH_ONLY = {
+    "test_command": "[[ … ]]",
+    "array": "an array ( … )",
+    "herestring_redirect": "a here-string <<<",
+    "process_substitution": "a process substitution <( … )",
+}
+_WHERE = {
+    "arithmetic_expansion": "inside arithmetic",
+    "command_substitution": "inside $( … )",
+    "expansion": "inside ${ … }",
+    "subscript": "in an array subscript",
+    "string": "inside double quotes",
+    "comment": "in a # comment",
+    "heredoc_body": "inside a heredoc body",
+    "ansi_c_string": "inside $'…' quotes",
+}
+
+_DECLARES = re.compile(rb"declare|typeset|local|export|readonly")
+
+
+class ScriptFacts:
+    """What the whole script says about its variables: names declared integer, nameref or
+    array (an assignment to them is evaluated), and whether it holds ``$'…'``."""
+
+    def __init__(self, root: Node, script: bytes) -> None:
+        self.evaluated: set[str] = set()
+        self.ansi_at: int | None = None
+        # Walking the tree costs more than parsing it: only when the text calls for it.
+        if b"$'" not in script and not _DECLARES.search(script):
+            return
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            kind = node.type
+            if kind == "declaration_command":
+                self.declaration(node)
+            elif kind == "ansi_c_string":
+                at = node.start_byte
+                self.ansi_at = at if self.ansi_at is None else min(self.ansi_at, at)
+            stack.extend(node.children)
+
+    def declaration(self, node: Node) -> None:
+        words = [node_text(child) for child in node.children[1:]]
+        if not any(w[:1] in "-+" and set(w[1:]) & set("inaA") for w in words):
+            return
+        for child in node.children[1:]:
+            if child.type == "variable_name":
+                self.evaluated.add(node_text(child))
+            elif child.type == "variable_assignment":
+                name = child.child_by_field_name("name")
+                if name is not None:
+                    self.evaluated.add(node_text(name).split("[")[0])
+
+
+def judge(
+    root: Node,
+    offset: int,
+    token: Token,
+    param: Param | None,
+    dialect: str,
+    facts: ScriptFacts,
+) -> str | None:
+    """Why the placeholder at ``offset`` may not stand there, or ``None`` when it may."""
+    tag = f"{{{{ {token.value} }}}}"
+    node = root.descendant_for_byte_range(offset, offset + 3)
+    if node is None or node.type != "raw_string" or node.start_byte != offset:
+        where = _WHERE.get(node.type if node else "", "where the shell reads it as code")
+        return (
+            f"placeholder {tag} stands {where}, not as a word of its own; values are "
+            "already single-quoted, so put it where a plain word goes"
+        )
+    numeric = param is not None and param.type in _NUMERIC
+    array = param is not None and param.type == "array"
+    if dialect != "bash" and facts.ansi_at is not None and facts.ansi_at < offset:
+        return (
+            f"placeholder {tag} comes after a $'…' string, which sh (dash) reads as $ and "
+            "an ordinary quote: the quotes pair differently and the value can end up "
+            "outside them. Write shell: bash, or write the $'…' string another way"
+        )
+    word = node
+    parent = node.parent
+    if parent is not None and parent.type == "concatenation":
+        word, parent = parent, parent.parent
+        if array:
+            return (
+                f"array placeholder {tag} is glued to other text; an array is one word per "
+                "element, so it may only stand as a whole word of a command's arguments"
+            )
+    if parent is None:
+        return None
+    message = _position(parent, word, tag, numeric, array, facts)
+    if message is not None:
+        return message
+    return _ancestors(parent, tag, dialect == "sh")
+
+
+def _position(
+    parent: Node, word: Node, tag: str, numeric: bool, array: bool, facts: ScriptFacts
+) -> str | None:
+    kind = parent.type
+    field = field_of(parent, word)
+    if kind == "command" and field == "argument":
+        return _argument(parent, word, tag, numeric)
+    if kind == "command_name":
+        return (
+            f"placeholder {tag} stands where the command name goes, so the value would "
+            "choose the program that runs; name the program in the file and pass the value "
+            "as an argument"
+        )
+    if kind == "variable_assignment" and field == "value":
+        return _assignment(parent, tag, numeric, array, facts)
+    if array and kind not in ("for_statement", "array"):
+        return (
+            f"array placeholder {tag} stands {_describe(kind)}; an array is one word per "
+            "element, so it may only stand as a whole word of a command's arguments"
+        )
+    if kind == "file_redirect" and field == "destination":
+        operator = next((c.type for c in parent.children if c.type != "file_descriptor"), "")
+        if operator in (">&", "<&") and not numeric:
+            return (
+                f"placeholder {tag} stands after {operator}, where bash reads the word again "
+                "as a file descriptor or a file name; write > or < before it (2>&1 and the "
+                "like stay literal)"
+            )
+        return None
+    if kind in ("herestring_redirect", "array") or (
+        kind in ("case_statement", "case_item", "for_statement") and field == "value"
+    ):
+        return None
+    if kind in _EXPRESSIONS or kind == "test_command":
+        return _test(parent, tag, numeric)
+    if kind in ("declaration_command", "unset_command") and not numeric:
+        command = node_text(parent.children[0])
+        return _name_taking(command, tag)
+    if numeric and kind in ("declaration_command", "unset_command"):
+        return None
+    return (
+        f"placeholder {tag} stands {_describe(kind)}, which is not one of the places where "
+        "bash and sh pass a value on as data (a command's argument, an assignment's value, "
+        "a redirection target, a case or for word); assign it to a variable first "
+        f'({_var(tag)}={tag} on a line of its own) and use "${_var(tag)}" there'
+    )
+
+
+def _var(tag: str) -> str:
+    return tag.strip("{} ")
+
+
+def _describe(kind: str) -> str:
+    return _WHERE.get(kind, f"in a {kind.replace('_', ' ')}")
+
+
+def _name_taking(command: str, tag: str) -> str:
+    name = _var(tag)
+    return (
+        f"placeholder {tag} is given to {command}, which reads its arguments as variable "
+        "names, where bash evaluates a subscript such as a[$(…)] as code; make "
+        f"{name} an integer parameter, or assign the value with a plain {name}={tag} line "
+        f'and pass "${name}"'
+    )
+
+
+def _argument(command: Node, word: Node, tag: str, numeric: bool) -> str | None:
+    words = _arguments(command)
+    name = literal(command.child_by_field_name("name"))
+    rest = [w for w in words if w.start_byte < word.start_byte]
+    while name in BUILTIN_PREFIXES and rest:
+        while rest and node_text(rest[0]).startswith("-"):
+            rest = rest[1:]
+        if not rest:
+            break
+        name = literal(rest[0])
+        rest = rest[1:]
+    if name is None:
+        return None  # a command chosen when it runs; the run-again check warns
+    if name not in NAME_TAKING or numeric:
+        return None
+    options = NAME_OPTIONS.get(name)
+    if options is not None:
+        # printf -v NAME, test -v NAME: only the word after the option is a name.
+        texts = [node_text(w) for w in words]
+        index = next(i for i, w in enumerate(words) if w.start_byte == word.start_byte)
+        before = texts[index - 1] if index > 0 else ""
+        option = next((o for o in options if before == o or texts[index].startswith(o)), None)
+        if option is None:
+            return None
+        name = f"{name} {option}"
+    return _name_taking(name, tag)
+
+
+def _arguments(command: Node) -> list[Node]:
+    return [
+        child
+        for index, child in enumerate(command.children)
+        if command.field_name_for_child(index) == "argument"
+    ]
+
+
+def _assignment(
+    assignment: Node, tag: str, numeric: bool, array: bool, facts: ScriptFacts
+) -> str | None:
+    name_node = assignment.child_by_field_name("name")
+    variable = node_text(name_node).split("[")[0] if name_node is not None else ""
+    if array:
+        operator = "+=" if b"+=" in (assignment.text or b"") else "="
+        return (
+            f"array placeholder {tag} right after {variable}{operator} assigns the first "
+            f"element and runs the others as a command; write {variable}=({tag}) "
+            "for a bash array, or pass it as arguments"
+        )
+    if numeric:
+        return None
+    if variable in SPECIAL_ASSIGN or variable in facts.evaluated:
+        return (
+            f"placeholder {tag} is assigned to {variable}, whose assignments bash evaluates "
+            "(arithmetic, a name reference or a command search path); make the parameter an "
+            "integer, or assign the value to another variable"
+        )
+    if is_forbidden_env(variable):
+        return (
+            f"placeholder {tag} is assigned to {variable}, which makes the shell or the "
+            "programs it starts run code; a value may not set it"
+        )
+    outer = assignment.parent
+    if outer is not None and outer.type == "declaration_command":
+        words = [node_text(c) for c in outer.children[1:] if c.type == "word"]
+        if any(w[:1] in "-+" and set(w[1:]) & set("inaA") for w in words):
+            return _name_taking(node_text(outer.children[0]) + " " + " ".join(words), tag)
+    return None
+
+
+def _test(expression: Node, tag: str, numeric: bool) -> str | None:
+    operator = ""
+    if expression.type in ("binary_expression", "unary_expression"):
+        op = expression.child_by_field_name("operator")
+        operator = node_text(op) if op is not None else ""
+    node: Node | None = expression
+    while node is not None and node.type in _EXPRESSIONS:
+        node = node.parent
+    if node is None or node.type != "test_command":
+        if numeric:
+            return None
+        return (
+            f"placeholder {tag} stands inside arithmetic (( … )), where the shell evaluates "
+            f"the value as an expression; make {_var(tag)} an integer parameter"
+        )
+    if numeric:
+        return None
+    double = node_text(node.children[0]) == "[["
+    if operator in ("-v", "-R") or (
+        not double and any(node_text(c) in ("-v", "-R") for c in walk(node))
+    ):
+        return _name_taking(f"{'[[' if double else '['} -v", tag)
+    if double and operator in _ARITH_TESTS:
+        return (
+            f"placeholder {tag} is compared with {operator} in [[ … ]], which evaluates "
+            "both sides as arithmetic (a[$(…)] runs); make the parameter an integer, or "
+            f"compare with [ … {operator} … ], which only reads numbers"
+        )
+    return None
+
+
+def _ancestors(parent: Node, tag: str, sh: bool) -> str | None:
+    node: Node | None = parent
+    while node is not None:
+        kind = node.type
+        if kind == "compound_statement" and node.children and node.children[0].type == "((":
+            return f"placeholder {tag} stands inside arithmetic (( … ))"
+        if (
+            sh
+            and kind in _BASH_ONLY
+            and not (kind == "test_command" and node_text(node.children[0]) == "[")
+        ):
+            return (
+                f"placeholder {tag} stands in {_BASH_ONLY[kind]}, which sh (dash) does not "
+                "have; write shell: bash in the frontmatter, or use a POSIX form"
+            )
+        if kind not in _CONTAINERS and kind not in _EXPRESSIONS:
+            return (
+                f"placeholder {tag} stands {_describe(kind)}; values stay out of it: assign "
+                f"it to a variable first ({_var(tag)}={tag} on a line of its own) and use "
+                f'"${_var(tag)}" there'
+            )
+        node = node.parent
+    return None
