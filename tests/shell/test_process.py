@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import tooldrop_shell
-from tooldrop_shell._process import _thread_waker
+from tooldrop_shell._waker import thread_waker as _thread_waker
 
 
 def test_each_call_runs_in_its_own_session_and_group(run):

@@ -10,20 +10,19 @@ SIGKILL, whatever is left in the pipes is read for at most :data:`DRAIN_PERIOD` 
 that escaped the group with ``setsid`` may hold them forever) and the shell is reaped. A call
 therefore returns within ``timeout + GRACE_PERIOD`` (plus the moment the kernel takes to
 deliver SIGKILL).
+
+The pieces: :mod:`._running` (the pipes and the poll), :mod:`._waker` (the self-pipe),
+:mod:`._stopping` (SIGTERM, grace, SIGKILL, drain, reap).
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import math
 import os
-import select
 import signal
 import subprocess
-import threading
 import time
-from typing import IO, Literal
+from typing import Literal
 
 from attrs import frozen
 
@@ -33,20 +32,12 @@ from ._capture import StreamCapture
 from ._cgroup import CallCgroup, call_cgroup
 from ._errors import StartError
 from ._guardian import guardian
+from ._running import POLL_IN, READ_SIZE, RunningProcess
+from ._stopping import DRAIN_PERIOD, GRACE_PERIOD, signal_group, stop_group
+from ._waker import Waker, thread_waker, woken
 
 __all__ = ["DRAIN_PERIOD", "GRACE_PERIOD", "READ_SIZE", "Outcome", "run_process"]
 
-#: Seconds from SIGTERM to the stopped call's return, at the latest: the group has
-#: ``GRACE_PERIOD - DRAIN_PERIOD`` to exit on its own before SIGKILL.
-GRACE_PERIOD = 2.0
-#: Seconds we keep reading after SIGKILL before we stop listening to the pipes.
-DRAIN_PERIOD = 0.25
-#: Bytes per read.
-READ_SIZE = 65536
-#: Seconds we wait for a SIGKILLed shell to be reaped before leaving it to ``subprocess``.
-_REAP_TIMEOUT = 1.0
-
-_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR | select.POLLNVAL
 Stopped = Literal["", "timeout", "cancelled"]
 
 
@@ -74,155 +65,15 @@ def _describe(exc: BaseException) -> str:
     return str(exc)
 
 
-class _Waker:
-    """A self-pipe the cancel token writes to, so ``poll`` returns the moment it is set.
-
-    One per thread, reused by every call the thread runs: a pipe costs three system calls,
-    a measurable share of a 1.5 ms call. Reuse means a byte may be stale (a token set just
-    as its call ended), so a wake-up only counts when the current call's token is set, and
-    :meth:`drain` clears the rest. Writing and closing share a lock, so a late callback
-    never writes to a closed, possibly reused, fd number.
-    """
-
-    __slots__ = ("_closed", "_lock", "r", "w")
-
-    def __init__(self) -> None:
-        self.r, self.w = os.pipe()
-        os.set_blocking(self.r, False)
-        os.set_blocking(self.w, False)
-        self._lock = threading.Lock()
-        self._closed = False
-
-    def wake(self) -> None:
-        with self._lock:
-            if not self._closed:
-                with contextlib.suppress(OSError):  # the pipe is full: it is awake already
-                    os.write(self.w, b"!")
-
-    def drain(self) -> None:
-        with contextlib.suppress(OSError):  # BlockingIOError: empty now
-            while os.read(self.r, 512):
-                pass
-
-    def close(self) -> None:
-        with self._lock:
-            if not self._closed:
-                self._closed = True
-                os.close(self.w)
-                os.close(self.r)
-
-    def __del__(self) -> None:  # the thread that owned it has ended
-        # At interpreter exit ``os`` may already be torn down; nothing is left to do then.
-        with contextlib.suppress(Exception):
-            self.close()
-
-
-_local = threading.local()
-
-
-def _thread_waker() -> _Waker:
-    waker: _Waker | None = getattr(_local, "waker", None)
-    if waker is None:
-        waker = _local.waker = _Waker()
-    return waker
-
-
 @functools.cache
 def _stdin() -> int:
     """One read-only ``/dev/null`` fd for every child's stdin, opened once, not per call."""
     return os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
 
 
-class _Run:
-    """The state of one running process and its two pipes."""
-
-    def __init__(self, proc: subprocess.Popen[bytes], keep: int) -> None:
-        self.proc = proc
-        assert proc.stdout is not None  # we asked for PIPE
-        assert proc.stderr is not None
-        self.files: dict[int, IO[bytes]] = {
-            proc.stdout.fileno(): proc.stdout,
-            proc.stderr.fileno(): proc.stderr,
-        }
-        self.stdout = StreamCapture(keep)
-        self.stderr = StreamCapture(keep)
-        self.captures = {proc.stdout.fileno(): self.stdout, proc.stderr.fileno(): self.stderr}
-        self.poller = select.poll()
-        for fd in self.files:
-            self.poller.register(fd, _IN)
-        self.pidfd: int | None = None
-
-    def read(self, fd: int) -> None:
-        """Read once from ``fd``; at EOF stop watching it and close it."""
-        try:
-            data = os.read(fd, READ_SIZE)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if data:
-            self.captures[fd].feed(data)
-            return
-        self.poller.unregister(fd)
-        self.files.pop(fd).close()
-        self.captures[fd].close()
-
-    def poll(self, until: float, extra: int | None = None) -> list[int]:
-        """Wait for events until the monotonic time ``until``; return the ready fds."""
-        remaining = until - time.monotonic()
-        if remaining <= 0:
-            return []
-        if extra is not None:
-            self.poller.register(extra, _IN)
-        try:
-            return [fd for fd, _ in self.poller.poll(math.ceil(remaining * 1000))]
-        finally:
-            if extra is not None:
-                self.poller.unregister(extra)
-
-    def watch_exit(self) -> int | None:
-        """An fd that becomes readable when the shell exits (Linux ≥ 5.3), else ``None``."""
-        if self.pidfd is None and hasattr(os, "pidfd_open"):
-            try:
-                self.pidfd = os.pidfd_open(self.proc.pid)
-            except OSError:
-                return None
-        return self.pidfd
-
-    def exited(self) -> bool:
-        """Whether the shell has exited, without reaping it (its pid stays the group's id)."""
-        if self.proc.returncode is not None:
-            return True
-        try:
-            status = os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:
-            return True
-        return status is not None
-
-    def close(self) -> None:
-        for file in self.files.values():
-            file.close()
-        for capture in self.captures.values():
-            capture.close()
-        self.files.clear()
-        if self.pidfd is not None:
-            os.close(self.pidfd)
-            self.pidfd = None
-
-
-def _signal_group(pgid: int, signum: int) -> None:
-    # ProcessLookupError: the group is gone. PermissionError: only zombies left (macOS).
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signum)
-
-
-def _woken(waker: _Waker, cancel: CancelToken) -> bool:
-    """The waker fired: is it this call's cancel, or a stale byte from an earlier call?"""
-    waker.drain()
-    return cancel.is_set()
-
-
-def _wait_for_exit(run: _Run, waker: _Waker, cancel: CancelToken, deadline: float) -> Stopped:
+def _wait_for_exit(
+    run: RunningProcess, waker: Waker, cancel: CancelToken, deadline: float
+) -> Stopped:
     """The pipes are closed; wait for the shell itself to exit (it may have closed them early)."""
     if run.exited():
         return ""
@@ -230,53 +81,18 @@ def _wait_for_exit(run: _Run, waker: _Waker, cancel: CancelToken, deadline: floa
     while True:
         if pidfd is not None:
             ready = run.poll(deadline, pidfd)
-            if waker.r in ready and _woken(waker, cancel):
+            if waker.r in ready and woken(waker, cancel):
                 return "cancelled"
             if pidfd in ready:
                 return ""  # not reaped yet: its pid stays the group's id until we kill the rest
         else:  # no pidfd: look at the child, a few times a second
             ready = run.poll(min(deadline, time.monotonic() + 0.05))
-            if waker.r in ready and _woken(waker, cancel):
+            if waker.r in ready and woken(waker, cancel):
                 return "cancelled"
             if run.exited():
                 return ""
         if time.monotonic() >= deadline:
             return "timeout"
-
-
-def _stop(run: _Run) -> None:
-    """SIGTERM the group, grace period, SIGKILL, bounded drain, reap."""
-    pgid = run.proc.pid  # start_new_session made the shell the leader of its own group
-    _signal_group(pgid, signal.SIGTERM)
-    grace_end = time.monotonic() + GRACE_PERIOD - DRAIN_PERIOD
-    pidfd = run.watch_exit()
-    exited = False
-    while True:
-        now = time.monotonic()
-        if now >= grace_end:
-            break
-        if not exited:
-            exited = run.exited()
-        if exited and not run.files:
-            break
-        if exited or pidfd is not None:
-            ready = run.poll(grace_end, None if exited else pidfd)
-        else:  # no pidfd: look at the shell again a few times a second
-            ready = run.poll(min(grace_end, now + 0.05))
-        for fd in ready:
-            if fd in run.files:
-                run.read(fd)
-    # Whatever ignored SIGTERM, or outlived the shell without holding the pipes, goes now.
-    # The shell is not reaped yet, so its pid cannot have been reused as another group's id.
-    _signal_group(pgid, signal.SIGKILL)
-    drain_end = time.monotonic() + DRAIN_PERIOD
-    while run.files and time.monotonic() < drain_end:
-        for fd in run.poll(drain_end):
-            if fd in run.files:
-                run.read(fd)
-    # Stuck in the kernel (rare): subprocess reaps it on a later Popen.
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        run.proc.wait(_REAP_TIMEOUT)
 
 
 def run_process(
@@ -368,22 +184,22 @@ def _run(
     pgid = proc.pid  # start_new_session made the shell the leader of its own group
     if guard is not None:
         guard.watch(pgid)
-    run = _Run(proc, keep)
-    waker = _thread_waker()
+    run = RunningProcess(proc, keep)
+    waker = thread_waker()
     forget = cancel.add_callback(waker.wake)
     stopped: Stopped = ""
     try:
-        run.poller.register(waker.r, _IN)
+        run.poller.register(waker.r, POLL_IN)
         stopped = _read_until_done(run, waker, cancel, deadline, keep_background)
         if not stopped:
             stopped = _wait_for_exit(run, waker, cancel, deadline)
         run.poller.unregister(waker.r)  # from here on, a cancel changes nothing
         if stopped:
-            _stop(run)
+            stop_group(run)
         elif not keep_background:
             # The call is over: what it left in its group (`cmd &` with its output
             # redirected) goes too. The shell is not reaped yet, so the id is still ours.
-            _signal_group(pgid, signal.SIGKILL)
+            signal_group(pgid, signal.SIGKILL)
         proc.wait()
         if cgroup is not None and keep_background and not stopped:
             cgroup.release()  # the service stays, in tooldrop's own cgroup
@@ -394,7 +210,7 @@ def _run(
         # running behind us. (Once the shell is reaped its pid may be reused, so the group is
         # only signalled before.)
         if proc.returncode is None:
-            _signal_group(pgid, signal.SIGKILL)
+            signal_group(pgid, signal.SIGKILL)
             proc.wait()
         if cgroup is not None:
             cgroup.kill()
@@ -410,7 +226,7 @@ def _run(
 
 
 def _read_until_done(
-    run: _Run, waker: _Waker, cancel: CancelToken, deadline: float, keep_background: bool
+    run: RunningProcess, waker: Waker, cancel: CancelToken, deadline: float, keep_background: bool
 ) -> Stopped:
     """Read both pipes until they close (or, with ``keep_background``, the shell exits)."""
     drain_end: float | None = None
@@ -423,7 +239,7 @@ def _read_until_done(
         now = time.monotonic()
         if not ready and now >= deadline:
             return "timeout"
-        if waker.r in ready and _woken(waker, cancel):
+        if waker.r in ready and woken(waker, cancel):
             return "cancelled"
         for fd in ready:
             if fd in run.files:
