@@ -54,6 +54,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "core/src/tooldrop/_speccheck.py": ("tests/core",),
     "plugins/markdown/src/tooldrop_markdown/_quote.py": ("tests/markdown",),
     "plugins/markdown/src/tooldrop_markdown/_lint.py": ("tests/markdown",),
+    "plugins/markdown/src/tooldrop_markdown/_tagcheck.py": ("tests/markdown",),
+    "plugins/markdown/src/tooldrop_markdown/_plainbody.py": ("tests/markdown",),
     "plugins/shell/src/tooldrop_shell/_capture.py": ("tests/shell",),
     "plugins/shell/src/tooldrop_shell/_cwd.py": ("tests/shell/test_cwd.py",),
     "plugins/shell/src/tooldrop_shell/_env.py": ("tests/shell",),
