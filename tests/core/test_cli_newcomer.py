@@ -36,8 +36,13 @@ def config(project):
     [
         (
             "# tools\nalwaysAllow: [git_recent\n",
-            ".tooldrop/config.yaml:3: invalid YAML: expected ',' or ']', but got '<stream end>' "
-            "(while parsing a flow sequence)",
+            ".tooldrop/config.yaml:2: invalid YAML: a [ list opens here (column 14) and is "
+            "never closed",
+        ),
+        (
+            "alwaysAllow:\n  - 'git_recent\n  - k8s_logs\n\n",
+            ".tooldrop/config.yaml:2: invalid YAML: a quoted string opens here (column 5) and "
+            "is never closed",
         ),
         (
             "\nalwaysAllow: git_recent\n",

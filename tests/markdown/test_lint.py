@@ -156,6 +156,36 @@ def test_an_unterminated_quote_is_a_warning(load) -> None:
     assert any("the script ends inside single quotes" in p.message for p in result.problems)
 
 
+@pytest.mark.parametrize(
+    ("opener", "where", "parse"),
+    [
+        ("'", "single quotes", "near line 3 of the body, column 6: \"'a"),
+        ('"', "double quotes", "near line 3 of the body, column 6: '\"a"),
+        ("$'", "$'…' quotes", "near line 3 of the body, column 6: \"$'a"),
+        ("`", "backticks", "line 3 of the body, column 6: '`a"),
+        ("$(", "$( … )", "line 3 of the body, column 6: '$(a"),
+    ],
+)
+def test_an_unclosed_quote_is_reported_where_it_opens(
+    load, opener: str, where: str, parse: str
+) -> None:
+    # The parser runs out of text at the end of the body; the line to fix is where the
+    # quote or substitution opens, three lines before that.
+    body = f"echo start\necho {{{{ x }}}}\necho {opener}a\necho more\necho done"
+    text = frontmatter(body, PARAMS)
+    result = load(text)
+    body_start = text.split("\n").index("echo start") + 1
+    found = {(p.line, p.severity): p.message for p in result.problems}
+    assert set(found) == {(body_start + 1, "error"), (body_start + 2, "warning")}, found
+    assert found[body_start + 2, "warning"] == (
+        f"the script ends inside {where} opened here; the shell will refuse it"
+    )
+    assert f"cannot parse ({parse}" in found[body_start + 1, "error"]
+    if opener in ("`", "$("):
+        closer = ")" if opener == "$(" else "`"
+        assert f"is never closed, a missing {closer!r})" in found[body_start + 1, "error"]
+
+
 def test_a_space_before_a_sigil_is_noted(load) -> None:
     result = load(frontmatter("echo {{ # x }}", PARAMS))
     assert len(result.tools) == 1

@@ -73,8 +73,8 @@ def test_a_load_result_pickles(tmp_path: Path) -> None:
         ),
         (
             b"---\nname: t\ndescription: [d\n---\necho\n",
-            "Frontmatter is not a valid YAML object: ",
-            4,
+            "Frontmatter is not a valid YAML object: a [ list opens here (column 14)",
+            3,  # where the list opens, not where the frontmatter ends
         ),
         (b"---\nname: t\ndescription: d\n---\n\n  \n", "Tool body (shell script) is empty", 7),
         (b"---\nname: t\ndescription: d\n---", "Tool body (shell script) is empty", 4),

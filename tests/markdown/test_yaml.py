@@ -106,8 +106,9 @@ def test_duplicate_keys_in_nested_mappings_too() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
-        ("a: [1", 2, "did not find expected"),
-        ("a: 'unterminated", 1, "found unexpected end of stream"),
+        ("a: [1", 1, "a [ list opens here (column 4) and is never closed"),
+        ("a: 'unterminated", 1, "a quoted string opens here (column 4) and is never closed"),
+        ("a: [1\nb: 2", 2, "did not find expected ',' or ']' (while parsing a flow sequence)"),
         ("a: 1\n---\nb: 2", 2, "expected a single document"),
         ("a: !!binary aGk=", 1, "unknown tag tag:yaml.org,2002:binary"),
         ("a: !!timestamp 2024-01-01", 1, "unknown tag"),
@@ -124,6 +125,27 @@ def test_refused_yaml(text: str, line: int, message: str) -> None:
         load(text)
     assert message in caught.value.message
     assert caught.value.line == line
+
+
+@pytest.mark.parametrize(
+    ("opened", "what", "column"),
+    [
+        ('"', "a quoted string", 7),
+        ("'", "a quoted string", 7),
+        ("[", "a [ list", 7),
+        ("{", "a { mapping", 7),
+        ("[a, 'b", "a quoted string", 11),  # the innermost: the quote inside the list
+    ],
+)
+def test_an_unclosed_quote_or_bracket_is_reported_where_it_opens(
+    opened: str, what: str, column: int
+) -> None:
+    # The parser notices at the end of the text; the person needs the line that opens it.
+    text = f"name: t\ndescription: d\nenum: {opened}x,\n\n  y,\n  z\n"
+    with pytest.raises(YamlError) as caught:
+        load(text, first_line=2)
+    assert caught.value.message == f"{what} opens here (column {column}) and is never closed"
+    assert caught.value.line == 4  # the third line of a text that starts on line 2
 
 
 def test_deep_nesting_is_an_error_not_a_crash() -> None:

@@ -144,11 +144,13 @@ def test_each_rejection_drops_the_bundle_with_nanocoders_message_field_and_line(
 
 def test_empty_manifest_is_a_name_error_and_broken_yaml_is_not_a_mapping(tree: Tree) -> None:
     tree.bundle("empty", "")
-    tree.bundle("broken", "name: [unclosed\n")
+    tree.bundle("broken", "description: d\nname: [unclosed\n\n")
     problems = {p.path.parent.name: p for p in tree.host().problems() if p.path}
     assert problems["empty"].message == NAME
-    assert problems["broken"].message.startswith("skill.yaml is not a valid YAML mapping")
-    assert problems["broken"].line == 2
+    assert problems["broken"].message == (
+        "skill.yaml is not a valid YAML mapping: a [ list opens here (column 7) and is never closed"
+    )
+    assert problems["broken"].line == 2  # where the list opens, not the end of the file
 
 
 def test_accepted_variants_load_as_the_reference_says(tree: Tree) -> None:

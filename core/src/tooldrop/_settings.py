@@ -78,17 +78,11 @@ def _read_personal(path: Path, data: dict[str, object], settings: Settings) -> N
             )
 
 
-def _yaml_error(exc: Exception) -> tuple[int | None, str]:
-    """One line, ``invalid YAML: <problem> (<context>)``, and the line it is on: not the
-    parser's multi-line dump naming ``"<unicode string>"``."""
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    problem = getattr(exc, "problem", None)
-    context = getattr(exc, "context", None)
-    if problem:
-        text = f"{problem} ({context})" if context else str(problem)
-    else:
-        text = str(exc).splitlines()[0]
-    return (None if mark is None else mark.line + 1), f"invalid YAML: {text}"
+def _yaml_error(exc: Exception, text: str) -> tuple[int | None, str]:
+    from ._yaml12 import syntax_error  # yaml is imported only when a config file exists
+
+    line, message = syntax_error(exc, text)
+    return line, f"invalid YAML: {message}"
 
 
 def _key_line(text: str, key: str) -> int | None:
@@ -140,7 +134,7 @@ def _read(path: Path, settings: Settings, always_allow: set[str], *, personal: b
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        line, message = _yaml_error(exc)
+        line, message = _yaml_error(exc, text)
         settings.problems.append(Problem(path=path, line=line, message=message))
         return
     if data is None:

@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-__all__ = ["YamlError", "line_of", "load"]
+__all__ = ["YamlError", "line_of", "load", "syntax_error"]
 
 try:
     _Base: type[Any] = yaml.CSafeLoader
@@ -121,6 +121,39 @@ def _line(node: Node) -> int:
     return int(node.start_mark.line) + 1
 
 
+#: What the parser was reading when the text ended, as the person wrote it.
+_UNCLOSED = {
+    "while scanning a quoted scalar": "a quoted string",
+    "while parsing a flow sequence": "a [ list",
+    "while parsing a flow mapping": "a { mapping",
+}
+
+
+def syntax_error(exc: Exception, text: str) -> tuple[int | None, str]:
+    """The 1-based line of a parser error and one line saying what is wrong (not the
+    parser's multi-line dump naming ``"<unicode string>"``).
+
+    A quote or bracket left open is found at the end of the text, where the parser runs
+    out; the line that matters is where it opens, which the parser keeps as its context.
+    """
+    problem = getattr(exc, "problem", None)
+    context = getattr(exc, "context", None)
+    at = getattr(exc, "problem_mark", None)
+    opened = getattr(exc, "context_mark", None)
+    at_end = at is not None and at.index >= len(text)  # libyaml: "did not find expected ']'"
+    if opened is not None and (at_end or "end of stream" in (problem or "")):
+        what = _UNCLOSED.get(context or "")
+        if what is not None:
+            column = opened.column + 1
+            return opened.line + 1, f"{what} opens here (column {column}) and is never closed"
+    if problem:
+        message = f"{problem} ({context})" if context else str(problem)
+    else:
+        message = str(exc).splitlines()[0]
+    mark = at or opened
+    return (None if mark is None else mark.line + 1), message
+
+
 def load(text: str) -> tuple[Any, Node | None]:
     """The value of one YAML document and its root node (``None`` for an empty document).
 
@@ -130,9 +163,8 @@ def load(text: str) -> tuple[Any, Node | None]:
     try:
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise YamlError(str(problem), None if mark is None else mark.line + 1) from None
+        line, message = syntax_error(exc, text)
+        raise YamlError(message, line) from None
     finally:
         loader.dispose()
     if node is None:

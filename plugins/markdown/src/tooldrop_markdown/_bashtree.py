@@ -87,6 +87,6 @@ def snippet(node: Node | None) -> str:
     if node is None:
         return "unknown"
     if node.is_missing:
-        return f"a missing {node.type}"
+        return f"a missing {node.type!r}"
     text = " ".join(node_text(node).split())
     return repr(text[:30] + ("…" if len(text) > 30 else ""))

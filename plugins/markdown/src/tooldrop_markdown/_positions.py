@@ -105,15 +105,39 @@ def _broken(
     skip: set[int],
     found: dict[int, BodyProblem],
 ) -> None:
-    error = first_error(root)
-    line = script.count(b"\n", 0, error.start_byte if error else 0) + 1
+    near = _near(first_error(root), script)
     for token in where.values():
         if token.start in skip or token.start in found:
             continue
         found[token.start] = (token.start, (
             f"placeholder {{{{ {token.value} }}}} stands in a script that the checks cannot "
-            f"parse (near line {line} of the body: {snippet(error)}); bash skips the rest "
+            f"parse ({near}); bash skips the rest "
             "of a broken line and runs the next, which may come from a value with a newline. "
             "Fix the syntax, or write that line in a simpler form (two heredocs on one line "
             "are not read)"
         ), "error")  # fmt: skip
+
+
+def _near(error: Node | None, script: bytes) -> str:
+    """Where the parse goes wrong, as a person looks for it. A closer the parser found
+    missing (``)``, a backtick, ``fi``) is missing at the end of the script: name the line
+    and column where the unclosed part opens instead."""
+    if error is not None and error.is_missing and error.parent is not None:
+        opened = error.parent
+        row, column = _line_column(script, opened.start_byte)
+        return (
+            f"line {row} of the body, column {column}: {snippet(opened)} is never closed, "
+            f"a missing {error.type!r}"
+        )
+    offset = error.start_byte if error else 0
+    while script[offset : offset + 1] in (b" ", b"\t"):  # an ERROR node starts at the blank
+        offset += 1
+    row, column = _line_column(script, offset)
+    return f"near line {row} of the body, column {column}: {snippet(error)}"
+
+
+def _line_column(script: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of a byte offset of the script."""
+    start = script.rfind(b"\n", 0, offset) + 1
+    column = len(script[start:offset].decode("utf-8", "replace")) + 1
+    return script.count(b"\n", 0, offset) + 1, column

@@ -301,17 +301,37 @@ def _scalar_or_none(node: Node) -> Any:
         return None
 
 
-def _line_of(exc: yaml.YAMLError) -> int | None:
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    return None if mark is None else mark.line + 1
+#: What the parser was reading when the text ended, as the person wrote it.
+_UNCLOSED = {
+    "while scanning a quoted scalar": "a quoted string",
+    "while parsing a flow sequence": "a [ list",
+    "while parsing a flow mapping": "a { mapping",
+}
 
 
-def _describe(exc: yaml.YAMLError) -> str:
+def _syntax_error(exc: yaml.YAMLError, text: str) -> tuple[int | None, str]:
+    """The 1-based line of a parser error and what is wrong, in one line (the core's
+    ``tooldrop._yaml12.syntax_error``: a plugin keeps its own copy).
+
+    A quote or bracket left open is found at the end of the text, where the parser runs
+    out; the line that matters is where it opens, which the parser keeps as its context.
+    """
     problem = getattr(exc, "problem", None)
     context = getattr(exc, "context", None)
+    at = getattr(exc, "problem_mark", None)
+    opened = getattr(exc, "context_mark", None)
+    at_end = at is not None and at.index >= len(text)  # libyaml: "did not find expected ']'"
+    if opened is not None and (at_end or "end of stream" in (problem or "")):
+        what = _UNCLOSED.get(context or "")
+        if what is not None:
+            column = opened.column + 1
+            return opened.line + 1, f"{what} opens here (column {column}) and is never closed"
     if problem:
-        return f"{problem} ({context})" if context else str(problem)
-    return str(exc).splitlines()[0]
+        message = f"{problem} ({context})" if context else str(problem)
+    else:
+        message = str(exc).splitlines()[0]
+    mark = at or opened
+    return (None if mark is None else mark.line + 1), message
 
 
 def load(text: str, first_line: int = 1) -> Any:
@@ -335,8 +355,8 @@ def load(text: str, first_line: int = 1) -> Any:
             raise YamlError(message, line, exc.key) from None
         raise YamlError(exc.message, line) from None
     except yaml.YAMLError as exc:
-        line = _line_of(exc)
-        raise YamlError(_describe(exc), None if line is None else line + first_line - 1) from None
+        line, message = _syntax_error(exc, text)
+        raise YamlError(message, None if line is None else line + first_line - 1) from None
     except RecursionError:
         raise YamlError("the frontmatter is nested too deeply", None) from None
     finally:
