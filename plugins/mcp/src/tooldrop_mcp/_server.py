@@ -27,7 +27,6 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.session import ServerSession
 from mcp.server.stdio import stdio_server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
-from mcp.shared._stream_protocols import ReadStream, WriteStream
 from mcp.shared.message import SessionMessage
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
@@ -36,6 +35,7 @@ from tooldrop import Mode, Problem, ToolHost, ToolResult
 
 from ._elicit import InputRound, client_can_elicit, elicitation_ask
 from ._ids import message_id, recover_id
+from ._streams import ReadStream, WriteStream
 from ._watch import signature, watched_dirs
 
 __all__ = ["ToolServer"]
