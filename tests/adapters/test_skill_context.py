@@ -45,6 +45,21 @@ def test_source_offers_and_calls_in_the_skills_context(host: ToolHost) -> None:
     assert k8s.prepare("k8s_pods", {}).run().text == "EXIT_CODE: 0\nk8s_pods"
 
 
+def test_a_tool_left_out_by_tools_is_unknown_with_suggestions_among_the_offered(
+    host: ToolHost,
+) -> None:
+    offered = Source(host, skill="k8s", tools=["flat_tool"])
+    mistyped = offered.prepare("flat_tol", {})
+    assert mistyped.result is not None
+    assert mistyped.result.text == (
+        'Unknown tool "flat_tol". Available tools: flat_tool. Did you mean "flat_tool"?'
+    )
+    # A loaded tool the adapter does not offer is neither named nor suggested.
+    left_out = offered.prepare("k8s_pod", {})
+    assert left_out.result is not None
+    assert left_out.result.text == 'Unknown tool "k8s_pod". Available tools: flat_tool'
+
+
 def test_openai_agents_tools_take_the_skill(host: ToolHost) -> None:
     pytest.importorskip("agents")
     from tooldrop_adapters.openai_agents import tooldrop_tools

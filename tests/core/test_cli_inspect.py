@@ -99,6 +99,17 @@ def test_show_json_and_unknown(cli, tools):
     result = cli("show", "nope")
     assert result.exit_code == 1
     assert 'no tool named "nope"' in result.output
+    assert "did you mean" not in result.output
+
+
+@pytest.mark.parametrize("command", ["show", "render"])
+def test_an_unknown_tool_on_the_command_line_gets_a_suggestion(cli, tools, command):
+    result = cli(command, "alpah")
+    assert result.exit_code == 1
+    assert result.output == (
+        'tooldrop: no tool named "alpah" (see `tooldrop list`); 1 tool file(s) failed to load, '
+        'see `tooldrop check`; did you mean "alpha"?\n'
+    )
 
 
 def test_check_exits_1_on_problems_and_prints_one_line_each(cli, tools):

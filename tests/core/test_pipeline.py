@@ -52,6 +52,46 @@ def test_unknown_tool_is_an_error_result_listing_the_tools(host):
     assert result.text == 'Unknown tool "nope". Available tools: echo, guarded'
 
 
+def test_an_unknown_tool_suggests_the_close_names(host):
+    result = host.call("ehco", {})
+    assert result.text == (
+        'Unknown tool "ehco". Available tools: echo, guarded. Did you mean "echo"?'
+    )
+    with pytest.raises(UnknownToolError) as caught:
+        host.render("guardd", {})
+    assert caught.value.suggestions == ("guarded",)
+    assert str(caught.value) == (
+        'Unknown tool "guardd". Available tools: echo, guarded. Did you mean "guarded"?'
+    )
+
+
+@pytest.mark.parametrize(
+    ("known", "suggestions", "message"),
+    [
+        (None, (), 'Unknown tool "wether"'),
+        ((), (), 'Unknown tool "wether". Available tools: none'),
+        (["zeta", "alpha"], (), 'Unknown tool "wether". Available tools: alpha, zeta'),
+        (
+            ["wether_now", "weathers", "wethers_x", "weather", "lather"],
+            ("weather", "weathers", "wethers_x"),  # closest first, at most three
+            'Unknown tool "wether". Available tools: lather, weather, weathers, wether_now, '
+            'wethers_x. Did you mean "weather" or "weathers" or "wethers_x"?',
+        ),
+        (
+            [f"t{i:02}" for i in range(31)],
+            (),
+            'Unknown tool "wether". Available tools: '
+            + ", ".join(f"t{i:02}" for i in range(30))
+            + ", ...",
+        ),
+    ],
+)
+def test_unknown_tool_error_lists_sorted_names_and_suggests(known, suggestions, message):
+    error = UnknownToolError("wether", known=known)
+    assert (error.name, error.suggestions, str(error)) == ("wether", suggestions, message)
+    assert str(UnknownToolError("wether", "custom text", known=known)) == "custom text"
+
+
 def test_invalid_arguments_never_reach_the_backend(host, echo):
     result = host.call("echo", {"count": "x"})
     assert result.is_error

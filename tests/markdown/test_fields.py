@@ -252,6 +252,13 @@ def test_every_problem_is_reported_at_once_with_its_line(load) -> None:
         ),
         ("    type: array\n    items: {type: object}\n", "items", "items.type is invalid"),
         ("    type: array\n    items: {}\n", "items", "items.type is invalid"),
+        (
+            "    type: array\n    items: {type: strin}\n",
+            "items",
+            "items.type is invalid — expected one of: string, number, integer, boolean, array "
+            '(got "strin"); did you mean "string"?',
+        ),
+        ("    type: array\n    items:\n      type: Number\n", "items", 'did you mean "number"?'),
     ],
 )
 def test_parameter_rules(load, definition, field, message) -> None:

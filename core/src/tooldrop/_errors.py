@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "InvalidArgumentsError",
@@ -26,15 +26,44 @@ __all__ = [
 ]
 
 
+#: Names listed in an unknown-tool message: a model needs the idea, not a project's 400 names.
+_SHOWN_NAMES = 30
+
+
 class ToolDropError(Exception):
     """Base class of tooldrop's exceptions."""
 
 
 class UnknownToolError(ToolDropError, LookupError):
-    """No tool of this name is loaded (or it is hidden in this mode)."""
+    """No tool of this name is loaded (or it is hidden in this mode).
 
-    def __init__(self, name: str, message: str | None = None) -> None:
-        super().__init__(message or f'Unknown tool "{name}"')
+    Given ``known`` (the names the caller may call), the message lists them, sorted, and
+    suggests the closest ones: ``Unknown tool "wether". Available tools: weather. Did you
+    mean "weather"?``. ``str(error)`` is then the text the model gets for an unknown tool,
+    the same whichever host, adapter or CLI produced it.
+    """
+
+    def __init__(
+        self, name: str, message: str | None = None, *, known: Iterable[str] | None = None
+    ) -> None:
+        names = sorted(set(known or ()))
+        #: The known names closest to ``name``, closest first (at most three; empty without
+        #: ``known``).
+        self.suggestions: tuple[str, ...] = ()
+        if names:
+            import difflib  # only when a name was mistyped
+
+            self.suggestions = tuple(difflib.get_close_matches(name, names, n=3, cutoff=0.75))
+        if message is None:
+            message = f'Unknown tool "{name}"'
+            if known is not None:
+                shown = ", ".join(names[:_SHOWN_NAMES])
+                shown += ", ..." if len(names) > _SHOWN_NAMES else ""
+                message += f". Available tools: {shown or 'none'}"
+            if self.suggestions:
+                message += ". Did you mean " + " or ".join(f'"{n}"' for n in self.suggestions)
+                message += "?"
+        super().__init__(message)
         self.name = name
 
 

@@ -468,7 +468,7 @@ class ToolHost:
         """
         spec = self.lookup(name, skill)
         if spec is None:
-            raise UnknownToolError(name)
+            raise UnknownToolError(name, known=[s.name for s in self.tools(skill)])
         current = drop_null_optionals(spec, args or {})
         messages = [
             message

@@ -10,7 +10,6 @@ worker thread and turns task cancellation into the call's cancel token.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import evolve
 
 from ._cancel import CancelToken
-from ._errors import RenderError, UnknownSkillError
+from ._errors import RenderError, UnknownSkillError, UnknownToolError
 from ._invariants import enforce
 from ._model import Decision, Problem, ToolCall, ToolResult, ToolSpec
 from ._output import truncate
@@ -40,7 +39,6 @@ AskCallback = Callable[[ToolCall], "bool | Decision | None"]
 
 #: How many times a person may edit the arguments at one prompt before we give up.
 MAX_EDITS = 10
-_SHOWN_NAMES = 30
 
 
 def _describe(exc: BaseException) -> str:
@@ -71,8 +69,6 @@ def _failed_to_load(host: ToolHost, name: str) -> Problem | None:
 
 
 def _unknown(host: ToolHost, name: str, skill: str | None) -> ToolResult:
-    # Only the names this context may call: a scoped tool's name is not told to others.
-    names = sorted(spec.name for spec in host.tools(skill))
     failed = _failed_to_load(host, name)
     if failed is not None:
         return ToolResult.error(
@@ -80,12 +76,9 @@ def _unknown(host: ToolHost, name: str, skill: str | None) -> ToolResult:
             f'Tool "{name}" failed to load ({failed.format(_path_parent(failed))}); '
             "see `tooldrop check`"
         )
-    shown = ", ".join(names[:_SHOWN_NAMES]) + (", ..." if len(names) > _SHOWN_NAMES else "")
-    text = f'Unknown tool "{name}". Available tools: {shown or "none"}'
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.75)
-    if close:
-        text += ". Did you mean " + " or ".join(f'"{match}"' for match in close) + "?"
-    return ToolResult.error(text)
+    # Only the names this context may call: a scoped tool's name is not told to others.
+    names = [spec.name for spec in host.tools(skill)]
+    return ToolResult.error(str(UnknownToolError(name, known=names)))
 
 
 def _validate(host: ToolHost, spec: ToolSpec, args: Mapping[str, Any]) -> list[str]:

@@ -13,7 +13,7 @@ from .._manifest import PLACEHOLDER_DESCRIPTION as PLACEHOLDER
 from .._manifest import SKILL_NAME
 from ._call import CallArgsError, parse_call_args
 from ._context import CliContext, pass_cli, skill_option
-from ._format import echo_json, shown_path
+from ._format import echo_json, no_tool, shown_path
 
 __all__ = ["new_command", "render_command", "unsafe_file_name"]
 
@@ -59,9 +59,7 @@ def render_command(
 
     spec = host.lookup(name, skill)
     if spec is None:
-        failed = len({p.path for p in host.problems() if p.severity == "error" and p.path})
-        hint = f"; {failed} tool file(s) failed to load, see `tooldrop check`" if failed else ""
-        fail(f'tooldrop: no tool named "{name}" (see `tooldrop list`){hint}')
+        fail(no_tool(host, name, [s.name for s in host.tools(skill)]))
     try:
         args = parse_call_args(spec, args_json, pairs)
         script = host.render(name, args, skill=skill)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from .._errors import UnknownToolError
 from .._model import Problem, ToolSpec
 from .._plugins import PluginInfo
 from .._skills import Skill
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "allowed",
     "echo_json",
+    "no_tool",
     "plugin_json",
     "problem_json",
     "shown_path",
@@ -42,6 +45,19 @@ def shown_path(path: Path | None) -> str:
         return str(Path("~") / path.relative_to(home))
     except ValueError:
         return str(path)
+
+
+def no_tool(host: ToolHost, name: str, known: Iterable[str]) -> str:
+    """``tooldrop: no tool named "x" (see `tooldrop list`)``, with the count of tool files
+    that failed to load and the ``known`` names closest to ``name``."""
+    text = f'tooldrop: no tool named "{name}" (see `tooldrop list`)'
+    failed = len({p.path for p in host.problems() if p.severity == "error" and p.path})
+    if failed:
+        text += f"; {failed} tool file(s) failed to load, see `tooldrop check`"
+    close = UnknownToolError(name, known=known).suggestions
+    if close:
+        text += "; did you mean " + " or ".join(f'"{n}"' for n in close) + "?"
+    return text
 
 
 def problem_line(problem: Problem) -> str:

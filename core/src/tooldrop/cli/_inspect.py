@@ -18,6 +18,7 @@ from ._format import (
     echo_json,
     first_line,
     grant_state,
+    no_tool,
     on_a_terminal,
     paint,
     place_text,
@@ -174,7 +175,7 @@ def show_command(ctx: CliContext, name: str, as_json: bool) -> None:
     host = ctx.host
     spec = host.get(name)
     if spec is None:
-        click.echo(f'tooldrop: no tool named "{name}" (see `tooldrop list`)', err=True)
+        click.echo(no_tool(host, name, [s.name for s in host.all_tools()]), err=True)
         sys.exit(1)
     available = host.is_available(spec)
     grant = grant_state(spec, host)

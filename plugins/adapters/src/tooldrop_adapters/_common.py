@@ -17,7 +17,15 @@ import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Literal
 
-from tooldrop import PendingCall, ToolHost, ToolResult, ToolSpec, export_tools, why_not_strict
+from tooldrop import (
+    PendingCall,
+    ToolHost,
+    ToolResult,
+    ToolSpec,
+    UnknownToolError,
+    export_tools,
+    why_not_strict,
+)
 
 __all__ = ["Ask", "Errors", "Source", "ToolError", "ToolView"]
 
@@ -163,8 +171,8 @@ class Source:
         """A refusal for a tool left out by ``tools=``: the model may not reach around it."""
         if self.names is None or name in self.names:
             return None
-        offered = ", ".join(sorted(self.names)) or "none"
-        result = ToolResult.error(f'Unknown tool "{name}". Available tools: {offered}')
+        # The core's text, with a "did you mean" among the offered names only.
+        result = ToolResult.error(str(UnknownToolError(name, known=self.names)))
         return PendingCall(name=name, spec=None, call=None, result=result, host=self.host)
 
     async def aprepare(self, name: str, args: Mapping[str, Any] | None) -> PendingCall:

@@ -156,15 +156,19 @@ def _text(value: object, field: str) -> str:
     return value
 
 
+def _did_you_mean(value: object, options: tuple[str, ...]) -> str:
+    """``; did you mean "string"?`` for ``strin`` or ``String``, else ``""``."""
+    if not isinstance(value, str):
+        return ""
+    folded = {option.lower(): option for option in options}
+    close = difflib.get_close_matches(value.lower(), folded, n=1, cutoff=0.7)
+    return f'; did you mean "{folded[close[0]]}"?' if close else ""
+
+
 def _choice(value: object, message: str, options: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in options:
         text = f"{message} — expected one of: {', '.join(options)} ({_got(value)})"
-        if isinstance(value, str):  # `strin`, `String`: say which one was meant
-            folded = {option.lower(): option for option in options}
-            close = difflib.get_close_matches(value.lower(), folded, n=1, cutoff=0.7)
-            if close:
-                text += f'; did you mean "{folded[close[0]]}"?'
-        raise ValueError(text)
+        raise ValueError(text + _did_you_mean(value, options))
     return value
 
 
@@ -263,7 +267,8 @@ def _items(value: object, _: type) -> Items:
     if kind is ABSENT or kind not in PARAM_TYPES:
         shown = "missing" if kind is ABSENT else _got(kind)
         expected = ", ".join(PARAM_TYPES)
-        raise ValueError(f"items.type is invalid — expected one of: {expected} ({shown})")
+        hint = "" if kind is ABSENT else _did_you_mean(kind, PARAM_TYPES)
+        raise ValueError(f"items.type is invalid — expected one of: {expected} ({shown}){hint}")
     return Items(type=kind)
 
 
