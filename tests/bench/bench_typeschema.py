@@ -44,9 +44,9 @@ import attrs
 import jsonschema
 
 from tooldrop import CancelToken, Origin, Tool, ToolSpec, to_spec, validate_args, why_not_strict
-from tooldrop._schemacheck import schema_problem
-from tooldrop._signature import coerce, function_schema
-from tooldrop._typeschema import type_schema
+from tooldrop.pytools._signature import coerce, function_schema
+from tooldrop.pytools._typeschema import type_schema
+from tooldrop.schemas._schemacheck import schema_problem
 
 try:
     import pydantic
@@ -350,7 +350,7 @@ BAD_ARGS: list[dict[str, Any]] = [
 def schemas_from(impl: Impl) -> Iterator[dict[str, Any]]:
     """``function_schema`` with ``impl`` deriving each parameter's type schema (the function
     level — required, defaults, docstring, cancel — stays ours: no library does it)."""
-    import tooldrop._signature as signature
+    import tooldrop.pytools._signature as signature
 
     defs: dict[str, Any] = {}
 

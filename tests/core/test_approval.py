@@ -203,7 +203,7 @@ _DIRS = st.lists(st.from_regex(r"[a-z]{1,6}", fullmatch=True), min_size=2, max_s
 def test_a_grant_never_answers_in_another_place(tmp_path_factory, spec_factory, name, digest, dirs):
     """Generated: granted in the first project, the same tool is granted nowhere else."""
     from tooldrop import Origin
-    from tooldrop._grants import GrantStore
+    from tooldrop.policy._grants import GrantStore
 
     root = tmp_path_factory.mktemp("grants")
     path = root / "grants.json"

@@ -11,8 +11,8 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 import pytest
 
-import tooldrop._cache
 import tooldrop.approval
+import tooldrop.host._cache
 from tooldrop import ToolHost
 
 
@@ -143,7 +143,7 @@ def test_the_cache_file_is_private(host_for, tools):
 
 def test_a_changed_loader_voids_the_cache(host_for, loader, tools, monkeypatch):
     host_for().all_tools()
-    monkeypatch.setattr(tooldrop._cache, "CACHE_FORMAT", tooldrop._cache.CACHE_FORMAT + 1)
+    monkeypatch.setattr(tooldrop.host._cache, "CACHE_FORMAT", tooldrop.host._cache.CACHE_FORMAT + 1)
     loader.loaded.clear()
     host_for().all_tools()
     assert len(loader.loaded) == 3
@@ -192,7 +192,7 @@ def test_reload_uses_the_cache_too(host_for, loader, tools):
 
 def test_an_edited_module_of_a_loader_voids_the_cache(tmp_path, monkeypatch):
 
-    from tooldrop._cache import fingerprint
+    from tooldrop.host._cache import fingerprint
 
     package = tmp_path / "pkg_under_edit"
     package.mkdir()
@@ -252,7 +252,7 @@ def test_a_cached_result_is_the_result_the_loader_gave(host_for, loader, tools):
 )
 def test_paths_come_back_equal_and_of_their_type(path):
     from tooldrop import LoadResult, Origin, Problem, ToolSpec
-    from tooldrop._cache import _Pickler
+    from tooldrop.host._cache import _Pickler
 
     spec = ToolSpec(
         name="t",
@@ -274,7 +274,7 @@ def test_paths_come_back_equal_and_of_their_type(path):
 
 def test_a_cache_written_for_other_model_fields_is_ignored(host_for, loader, tools, monkeypatch):
     host_for().all_tools()
-    monkeypatch.setattr(tooldrop._cache, "_LAYOUT", "ToolSpec(name,description)")
+    monkeypatch.setattr(tooldrop.host._cache, "_LAYOUT", "ToolSpec(name,description)")
     loader.loaded.clear()
     host_for().all_tools()
     assert len(loader.loaded) == 3
@@ -286,14 +286,14 @@ class _Mismatched:
     def __reduce__(self):
         from tooldrop import LoadResult
 
-        return tooldrop._cache._restore, (LoadResult, ((),))
+        return tooldrop.host._cache._restore, (LoadResult, ((),))
 
 
 class _Foreign:
     """Unpickles through the restore helper with a class it does not restore."""
 
     def __reduce__(self):
-        return tooldrop._cache._restore, (dict, ())
+        return tooldrop.host._cache._restore, (dict, ())
 
 
 @pytest.mark.parametrize("junk", [_Mismatched(), _Foreign()], ids=["fields", "class"])
@@ -376,7 +376,7 @@ NAMES = ["x.md", "a b", "..", "...", ".x", "x.", "é😀", "a\\b", "C:x", "-", "
     ids=str,
 )
 def test_joined_paths_are_joinpath(parent, name):
-    from tooldrop._cache import joined_path
+    from tooldrop.host._cache import joined_path
 
     expected = parent.joinpath(name)
     for made in (joined_path(parent, name), pickle.loads(pickle.dumps(joined_path(parent, name)))):

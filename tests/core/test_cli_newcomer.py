@@ -7,8 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from tooldrop._host import load_plugin_set
 from tooldrop.cli import build_cli
+from tooldrop.host._host import load_plugin_set
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tooldrop._envrules import FORBIDDEN_ENV, forbidden_env_pattern, is_forbidden_env
+from tooldrop.policy._envrules import FORBIDDEN_ENV, forbidden_env_pattern, is_forbidden_env
 
 REFUSED = {
     "LD_PRELOAD": "LD_*",

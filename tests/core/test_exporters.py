@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 import tooldrop
 from tooldrop import Exporter, NameRule, ToolHost
-from tooldrop._host import load_plugin_set
 from tooldrop.cli import build_cli
+from tooldrop.host._host import load_plugin_set
 
 
 def _define(spec, schema, state):

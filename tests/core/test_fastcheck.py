@@ -13,8 +13,8 @@ import jsonschema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tooldrop._dialect import new_validator
-from tooldrop._fastcheck import compile_check
+from tooldrop.schemas._dialect import new_validator
+from tooldrop.schemas._fastcheck import compile_check
 
 json_scalars = st.one_of(
     st.none(),

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tooldrop._files import FileRefused, read_regular_file, read_regular_text
-from tooldrop._grants import read_json
+from tooldrop.policy._grants import read_json
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX special files")
 

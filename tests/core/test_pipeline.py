@@ -390,7 +390,7 @@ def test_duration_is_measured(make_host, tool_pack, spec_factory):
 
 
 def test_many_acall_many_at_once_do_not_starve_the_pool(make_host, tool_pack, spec_factory):
-    from tooldrop._host import MAX_CONCURRENT_CALLS
+    from tooldrop.host._host import MAX_CONCURRENT_CALLS
 
     host = make_host(tool_pack(spec_factory("quick")))
 

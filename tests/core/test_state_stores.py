@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from tooldrop import Origin
-from tooldrop._grants import GrantStore, write_json_atomic
-from tooldrop._trust import TrustStore, project_digest
+from tooldrop.policy._grants import GrantStore, write_json_atomic
+from tooldrop.policy._trust import TrustStore, project_digest
 
 
 def test_revoking_one_project_keeps_every_other_projects_trust(tmp_path):

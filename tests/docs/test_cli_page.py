@@ -12,8 +12,8 @@ import tooldrop_markdown.plugin
 import tooldrop_mcp.plugin
 import tooldrop_python.plugin
 import tooldrop_shell.plugin
-from tooldrop._host import load_plugin_set
 from tooldrop.cli import build_cli
+from tooldrop.host._host import load_plugin_set
 
 from .conftest import DOCS
 

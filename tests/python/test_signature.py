@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tooldrop import CancelToken
-from tooldrop._docstring import parse_docstring
-from tooldrop._signature import args_type_schema, coerce, function_schema
-from tooldrop._typeschema import SchemaError, type_schema
+from tooldrop.pytools._docstring import parse_docstring
+from tooldrop.pytools._signature import args_type_schema, coerce, function_schema
+from tooldrop.pytools._typeschema import SchemaError, type_schema
 
 
 class Color(enum.Enum):

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tooldrop._manifest import SKILL_NAME, read_manifest
+from tooldrop.skills._manifest import SKILL_NAME, read_manifest
 
 from .conftest import Tree, t
 

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._agentctx import AgentContext
-from ._cancel import CancelToken
 from ._convert import get_converter, json_type_name, problems_from_error, structure
-from ._envrules import FORBIDDEN_ENV, forbidden_env_pattern, is_forbidden_env
 from ._errors import (
     InvalidArgumentsError,
     PluginError,
@@ -21,22 +18,7 @@ from ._errors import (
     UnknownSkillError,
     UnknownToolError,
 )
-from ._export import (
-    BUILTIN_EXPORTERS,
-    EXPORT_FORMATS,
-    NAME_RULES,
-    ExportedTools,
-    Exporter,
-    ExportFormat,
-    NameRule,
-    export_tools,
-    mcp_annotations,
-    why_not_strict,
-)
 from ._files import FileRefused, read_regular_file
-from ._host import ToolHost
-from ._lifetime import running_calls, stop_all
-from ._manifest import Manifest, Subscription
 from ._model import (
     MODES,
     SANDBOX_SETTINGS,
@@ -57,16 +39,40 @@ from ._model import (
     ToolSpec,
     Visibility,
 )
-from ._output import DEFAULT_OUTPUT_LIMIT, join_truncated, split_budget, truncate, truncation_marker
-from ._pattern import PatternError, compile_pattern
-from ._pending import PendingCall, describe_call
-from ._plugins import PluginInfo
-from ._sandbox import wrap_command
-from ._schema import validate_args
-from ._settings import Settings, load_settings
-from ._skills import Agent, Skill
-from ._tool import Tool, ToolDefinitionError, to_spec, tool
+from .calls._cancel import CancelToken
+from .calls._output import (
+    DEFAULT_OUTPUT_LIMIT,
+    join_truncated,
+    split_budget,
+    truncate,
+    truncation_marker,
+)
+from .calls._pending import PendingCall, describe_call
+from .calls._sandbox import wrap_command
+from .exports._export import (
+    BUILTIN_EXPORTERS,
+    EXPORT_FORMATS,
+    NAME_RULES,
+    ExportedTools,
+    Exporter,
+    ExportFormat,
+    NameRule,
+    export_tools,
+    mcp_annotations,
+    why_not_strict,
+)
 from .hookspecs import hookimpl
+from .host._agentctx import AgentContext
+from .host._host import ToolHost
+from .host._lifetime import running_calls, stop_all
+from .host._plugins import PluginInfo
+from .host._settings import Settings, load_settings
+from .policy._envrules import FORBIDDEN_ENV, forbidden_env_pattern, is_forbidden_env
+from .pytools._tool import Tool, ToolDefinitionError, to_spec, tool
+from .schemas._pattern import PatternError, compile_pattern
+from .schemas._schema import validate_args
+from .skills._manifest import Manifest, Subscription
+from .skills._skills import Agent, Skill
 
 __all__ = [
     "BUILTIN_EXPORTERS",

@@ -14,7 +14,7 @@ from typing import Any, Literal
 import attrs
 from attrs import field, frozen
 
-from ._cancel import CancelToken
+from .calls._cancel import CancelToken
 
 __all__ = [
     "Approval",

@@ -11,7 +11,7 @@ from attrs import evolve
 from ._model import SCOPES, Problem, ToolSpec
 
 if TYPE_CHECKING:
-    from ._skills import Skill
+    from .skills._skills import Skill
 
 __all__ = ["Registry"]
 

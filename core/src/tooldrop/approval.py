@@ -22,7 +22,7 @@ and on top of it, first rule that applies wins:
    this place (the project, or the personal dir), skips the prompt while the tool's content is
    unchanged.
 
-Rules 1 and 2 are also guarantees of the core (``tooldrop._invariants``): whatever any policy
+Rules 1 and 2 are also guarantees of the core (``tooldrop.policy._invariants``): whatever any policy
 plugin returns, an ``allow`` for such a call becomes an ``ask``. Everything else is policy.
 
 Override it with your own ``tooldrop_approve`` / ``tooldrop_available`` marked
@@ -34,12 +34,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._invariants import CONFINED, REQUIRES_APPROVAL, UNTRUSTED, runs_confined_instead
 from ._model import Approval, Decision, ToolCall, ToolSpec
 from .hookspecs import hookimpl
+from .policy._invariants import CONFINED, REQUIRES_APPROVAL, UNTRUSTED, runs_confined_instead
 
 if TYPE_CHECKING:
-    from ._host import ToolHost
+    from .host._host import ToolHost
 
 __all__ = [
     "effective_approval",

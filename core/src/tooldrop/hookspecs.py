@@ -20,8 +20,6 @@ import pluggy
 if TYPE_CHECKING:
     import click
 
-    from ._export import Exporter
-    from ._host import ToolHost
     from ._model import (
         Command,
         Confinement,
@@ -34,6 +32,8 @@ if TYPE_CHECKING:
         ToolResult,
         ToolSpec,
     )
+    from .exports._export import Exporter
+    from .host._host import ToolHost
 
 __all__ = ["PROJECT_NAME", "hookimpl", "hookspec"]
 

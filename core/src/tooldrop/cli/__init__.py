@@ -15,10 +15,10 @@ from collections.abc import Sequence
 import click
 
 from .._errors import PluginError
-from .._host import load_plugin_set
-from .._isolated import call_isolated
 from .._model import MODES, SANDBOX_SETTINGS
-from .._plugins import PluginSet
+from ..host._host import load_plugin_set
+from ..host._isolated import call_isolated
+from ..host._plugins import PluginSet
 from ._author import new_command, render_command
 from ._call import call_command
 from ._context import CliContext

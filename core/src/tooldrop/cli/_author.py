@@ -9,8 +9,8 @@ from typing import NoReturn
 import click
 
 from .._errors import InvalidArgumentsError, RenderError
-from .._manifest import PLACEHOLDER_DESCRIPTION as PLACEHOLDER
-from .._manifest import SKILL_NAME
+from ..skills._manifest import PLACEHOLDER_DESCRIPTION as PLACEHOLDER
+from ..skills._manifest import SKILL_NAME
 from ._call import CallArgsError, parse_call_args
 from ._context import CliContext, pass_cli, skill_option
 from ._format import echo_json, no_tool, shown_path

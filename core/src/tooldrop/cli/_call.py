@@ -12,10 +12,10 @@ from typing import Any
 import click
 
 from .._errors import RenderError
-from .._host import ToolHost
-from .._lifetime import stopped_by
 from .._model import Decision, ToolCall, ToolResult, ToolSpec
-from .._schema import apply_defaults, drop_null_optionals
+from ..host._host import ToolHost
+from ..host._lifetime import stopped_by
+from ..schemas._schema import apply_defaults, drop_null_optionals
 from ._context import CliContext, pass_cli, skill_option
 from ._format import allowed, echo_json, place_text, shown_path
 from ._signals import exit_status, handle_stop_signals, say_stopped

@@ -1,7 +1,7 @@
-"""The settings the CLI reads are the host's own: see :mod:`tooldrop._settings`."""
+"""The settings the CLI reads are the host's own: see :mod:`tooldrop.host._settings`."""
 
 from __future__ import annotations
 
-from .._settings import Settings, load_settings
+from ..host._settings import Settings, load_settings
 
 __all__ = ["Settings", "load_settings"]

@@ -9,10 +9,10 @@ from typing import Any
 
 import click
 
-from .._host import ToolHost
 from .._model import Problem
-from .._plugins import PluginSet
-from .._skills import Skill
+from ..host._host import ToolHost
+from ..host._plugins import PluginSet
+from ..skills._skills import Skill
 
 __all__ = ["CliContext", "pass_cli", "skill_option"]
 

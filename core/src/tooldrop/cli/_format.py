@@ -13,11 +13,11 @@ import click
 
 from .._errors import UnknownToolError
 from .._model import Problem, ToolSpec
-from .._plugins import PluginInfo
-from .._skills import Skill
+from ..host._plugins import PluginInfo
+from ..skills._skills import Skill
 
 if TYPE_CHECKING:
-    from .._host import ToolHost
+    from ..host._host import ToolHost
 
 __all__ = [
     "allowed",

@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from .._grants import Grant
-from .._host import ToolHost
+from ..host._host import ToolHost
+from ..policy._grants import Grant
 from ._context import CliContext, pass_cli
 from ._format import echo_json, grant_state, place_text, shown_path
 

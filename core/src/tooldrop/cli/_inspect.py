@@ -8,10 +8,10 @@ from collections import defaultdict
 
 import click
 
-from .._discover import load_paths
-from .._host import ToolHost
 from .._model import SCOPES, Problem, ToolSpec
-from .._skills import in_context
+from ..host._discover import load_paths
+from ..host._host import ToolHost
+from ..skills._skills import in_context
 from ._context import CliContext, pass_cli, skill_option
 from ._format import (
     allowed,

@@ -3,7 +3,7 @@
 ``timeout``, ``kill``, a closed terminal and Ctrl-C all end a command with a signal. Left to
 Python's defaults, SIGTERM and SIGHUP would kill tooldrop at once and orphan the tool's
 process group (it leads its own session, so the signal never reaches it). Here the first
-signal cancels every running call (:func:`tooldrop._lifetime.stop_all`: the shell backend
+signal cancels every running call (:func:`tooldrop.host._lifetime.stop_all`: the shell backend
 sends the group SIGTERM, waits its grace period, then SIGKILL), and the command then exits
 with ``128 + N``, as a shell reports a death by signal N.
 
@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from .._lifetime import running_calls, stop_all, stopped_by
+from ..host._lifetime import running_calls, stop_all, stopped_by
 
 __all__ = ["STOP_SIGNALS", "exit_status", "handle_stop_signals", "say_stopped", "signal_name"]
 
@@ -59,7 +59,7 @@ def say_stopped(signum: int) -> None:
 def handle_stop_signals() -> Iterator[None]:
     """While the block runs, a stop signal cancels the running calls instead of killing us.
 
-    After the block, :func:`tooldrop._lifetime.stopped_by` says whether a signal came; the
+    After the block, :func:`tooldrop.host._lifetime.stopped_by` says whether a signal came; the
     caller exits with :func:`exit_status` then. Only the main thread can install handlers;
     elsewhere (a test runner's worker thread) the block runs with the handlers as they are.
     """

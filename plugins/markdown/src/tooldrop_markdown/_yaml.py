@@ -311,7 +311,7 @@ _UNCLOSED = {
 
 def _syntax_error(exc: yaml.YAMLError, text: str) -> tuple[int | None, str]:
     """The 1-based line of a parser error and what is wrong, in one line (the core's
-    ``tooldrop._yaml12.syntax_error``: a plugin keeps its own copy).
+    ``tooldrop.skills._yaml12.syntax_error``: a plugin keeps its own copy).
 
     A quote or bracket left open is found at the end of the text, where the parser runs
     out; the line that matters is where it opens, which the parser keeps as its context.

@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import evolve, field, frozen
 
-from ._isolated import call_isolated
-from ._lifetime import running
-from ._model import Decision, ToolCall, ToolResult, ToolSpec
+from .._model import Decision, ToolCall, ToolResult, ToolSpec
+from ..host._isolated import call_isolated
+from ..host._lifetime import running
 from ._output import truncate
 
 if TYPE_CHECKING:
-    from ._host import ToolHost
+    from ..host._host import ToolHost
 
 __all__ = ["PendingCall", "describe_call", "file_digest"]
 
@@ -263,7 +263,7 @@ def _changed_since(host: ToolHost, spec: ToolSpec, digest: str) -> str:
 
 def _execute(host: ToolHost, call: ToolCall) -> ToolResult:
     try:
-        with running(call.cancel):  # a SIGTERM to the process cancels it (tooldrop._lifetime)
+        with running(call.cancel):  # a SIGTERM to the process cancels it (tooldrop.host._lifetime)
             outcome: object = host.hook.tooldrop_execute(call=call, host=host)
     except Exception as exc:  # noqa: BLE001 - a backend crash is an error result, not a crash.
         return ToolResult.error(f'Tool "{call.name}" crashed: {_describe(exc)}')

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ._model import Problem, ToolSpec
+from .._model import Problem, ToolSpec
 
 __all__ = ["TOOL_NAME", "spec_problems"]
 

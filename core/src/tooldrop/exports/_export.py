@@ -23,9 +23,9 @@ from typing import Any, Literal, get_args
 
 from attrs import frozen
 
-from ._export_gemini import gemini_declaration
-from ._export_strict import AnthropicBudget, why_not_strict
-from ._model import Problem, Severity, ToolSpec
+from .._model import Problem, Severity, ToolSpec
+from ._gemini import gemini_declaration
+from ._strict import AnthropicBudget, why_not_strict
 
 __all__ = [
     "BUILTIN_EXPORTERS",

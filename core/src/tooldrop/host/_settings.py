@@ -22,8 +22,8 @@ from pathlib import Path
 
 from attrs import define, field
 
-from ._files import MAX_CONFIG_BYTES, read_regular_text
-from ._model import SANDBOX_SETTINGS, Problem, SandboxSetting
+from .._files import MAX_CONFIG_BYTES, read_regular_text
+from .._model import SANDBOX_SETTINGS, Problem, SandboxSetting
 
 __all__ = ["Settings", "load_settings"]
 
@@ -79,7 +79,7 @@ def _read_personal(path: Path, data: dict[str, object], settings: Settings) -> N
 
 
 def _yaml_error(exc: Exception, text: str) -> tuple[int | None, str]:
-    from ._yaml12 import syntax_error  # yaml is imported only when a config file exists
+    from ..skills._yaml12 import syntax_error  # yaml is imported only when a config file exists
 
     line, message = syntax_error(exc, text)
     return line, f"invalid YAML: {message}"

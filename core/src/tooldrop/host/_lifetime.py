@@ -18,7 +18,7 @@ import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ._cancel import CancelToken
+from ..calls._cancel import CancelToken
 
 __all__ = ["running", "running_calls", "stop_all", "stopped_by"]
 

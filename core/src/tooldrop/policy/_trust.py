@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ._files import MAX_CONFIG_BYTES, MAX_STATE_BYTES, read_regular_file
+from .._files import MAX_CONFIG_BYTES, MAX_STATE_BYTES, read_regular_file
+from .._model import ToolSpec
 from ._grants import read_json, write_json_atomic
-from ._model import ToolSpec
 
 __all__ = ["TrustStore", "project_digest"]
 

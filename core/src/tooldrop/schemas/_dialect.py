@@ -6,7 +6,7 @@ Each dialect is ``jsonschema``'s own validator class with these changes:
 
 - every place a regex is used (``pattern``, ``patternProperties``, and the
   ``additionalProperties`` / ``unevaluatedProperties`` that depend on it) runs ECMA-262 on
-  RE2 (:mod:`tooldrop._pattern`), never Python's backtracking ``re``;
+  RE2 (:mod:`tooldrop.schemas._pattern`), never Python's backtracking ``re``;
 - a sub-schema that declares its own ``$schema`` (an embedded resource) gets *our* class for
   that dialect, not jsonschema's stock one, so it keeps the ECMA-262 patterns;
 - ``multipleOf`` answers exactly for huge numbers and :class:`~decimal.Decimal` values, where

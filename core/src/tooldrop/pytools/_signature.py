@@ -1,9 +1,9 @@
 """A tool's schema and description from a function's signature, and arguments back to types.
 
 This is what lets a typed function become a tool (:func:`tooldrop.tool`): its parameters
-become the schema's properties (types as in :mod:`tooldrop._typeschema`), its docstring's
+become the schema's properties (types as in :mod:`tooldrop.pytools._typeschema`), its docstring's
 first paragraph the tool's description, and its ``Args:`` entries the properties'
-descriptions (:mod:`tooldrop._docstring`). Arguments arrive as JSON values; :func:`coerce`
+descriptions (:mod:`tooldrop.pytools._docstring`). Arguments arrive as JSON values; :func:`coerce`
 turns them back into the annotated types (enum members, dataclasses, tuples, paths).
 
 Every runner calls a Python tool as ``execute(args, cancel)``; :class:`FunctionCall` and
@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from ._cancel import CancelToken
+from ..calls._cancel import CancelToken
 from ._docstring import parse_docstring
 from ._typeschema import (
     ARRAYS,

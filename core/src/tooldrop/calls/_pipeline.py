@@ -18,19 +18,19 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
 
+from .._errors import RenderError, UnknownSkillError, UnknownToolError
+from .._model import Decision, Problem, ToolCall, ToolResult, ToolSpec
+from ..policy._invariants import enforce
+from ..schemas._schema import apply_defaults, drop_null_optionals
 from ._cancel import CancelToken
-from ._errors import RenderError, UnknownSkillError, UnknownToolError
-from ._invariants import enforce
-from ._model import Decision, Problem, ToolCall, ToolResult, ToolSpec
 from ._output import truncate
 from ._pending import PendingCall, file_digest
-from ._schema import apply_defaults, drop_null_optionals
 
 if TYPE_CHECKING:
     import asyncio
     import concurrent.futures
 
-    from ._host import ToolHost
+    from ..host._host import ToolHost
 
 __all__ = ["AskCallback", "call", "on_loop", "pend", "prepare", "run_many"]
 

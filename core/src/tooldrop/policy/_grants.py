@@ -26,8 +26,8 @@ from typing import Any
 
 from attrs import frozen
 
-from ._files import MAX_STATE_BYTES, read_regular_file
-from ._model import Problem, Scope, ToolSpec
+from .._files import MAX_STATE_BYTES, read_regular_file
+from .._model import Problem, Scope, ToolSpec
 
 __all__ = ["Grant", "GrantStore", "read_json", "write_json_atomic"]
 

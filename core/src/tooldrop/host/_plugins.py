@@ -19,9 +19,9 @@ import attrs
 import pluggy
 from attrs import field, frozen
 
-from . import hookspecs
-from ._errors import PluginError
-from ._model import Problem
+from .. import hookspecs
+from .._errors import PluginError
+from .._model import Problem
 
 __all__ = ["PluginInfo", "PluginSet", "env_flag"]
 

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 import attrs
 from attrs import evolve, field, frozen
 
-from ._convert import get_converter, problems_from_error
+from .._convert import get_converter, problems_from_error
+from .._errors import ToolDropError
+from .._model import Approval, Origin, Problem, ToolSpec
 from ._docstring import parse_docstring
-from ._errors import ToolDropError
-from ._model import Approval, Origin, Problem, ToolSpec
 from ._signature import ArgsOnly, FunctionCall, bind_execute, function_schema
 from ._toolcheck import (
     DEFAULT_TIMEOUT_MS,

@@ -14,12 +14,12 @@ import contextlib
 import os
 from typing import TYPE_CHECKING
 
-from ._errors import SandboxError
-from ._invariants import runs_confined_instead
-from ._model import Command, ToolCall
+from .._errors import SandboxError
+from .._model import Command, ToolCall
+from ..policy._invariants import runs_confined_instead
 
 if TYPE_CHECKING:
-    from ._host import ToolHost
+    from ..host._host import ToolHost
 
 __all__ = ["close_fds", "wrap_command"]
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._model import Decision, ToolCall, ToolSpec
+from .._model import Decision, ToolCall, ToolSpec
 
 if TYPE_CHECKING:
-    from ._host import ToolHost
+    from ..host._host import ToolHost
 
 __all__ = ["CONFINED", "REQUIRES_APPROVAL", "UNTRUSTED", "enforce", "runs_confined_instead"]
 

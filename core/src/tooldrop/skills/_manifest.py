@@ -15,8 +15,8 @@ from typing import Any
 
 from attrs import field, frozen
 
-from ._files import FileRefused, read_regular_file
-from ._model import Problem, Visibility
+from .._files import FileRefused, read_regular_file
+from .._model import Problem, Visibility
 
 __all__ = [
     "DEFAULT_VISIBILITY",

@@ -10,14 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from . import approval
-from ._agentctx import AgentContext
-from ._cancel import CancelToken
-from ._discover import discover
-from ._errors import InvalidArgumentsError, RenderError, UnknownSkillError, UnknownToolError
-from ._export import BUILTIN_EXPORTERS, ExportedTools, Exporter, export_tools
-from ._grants import GrantStore
-from ._model import (
+from .. import approval
+from .._errors import InvalidArgumentsError, RenderError, UnknownSkillError, UnknownToolError
+from .._model import (
     MODES,
     SANDBOX_SETTINGS,
     Confinement,
@@ -29,15 +24,20 @@ from ._model import (
     ToolResult,
     ToolSpec,
 )
-from ._output import DEFAULT_OUTPUT_LIMIT
-from ._pending import PendingCall
-from ._pipeline import AskCallback, on_loop, pend, run_many
-from ._pipeline import call as pipeline_call
+from ..calls._cancel import CancelToken
+from ..calls._output import DEFAULT_OUTPUT_LIMIT
+from ..calls._pending import PendingCall
+from ..calls._pipeline import AskCallback, on_loop, pend, run_many
+from ..calls._pipeline import call as pipeline_call
+from ..exports._export import BUILTIN_EXPORTERS, ExportedTools, Exporter, export_tools
+from ..policy._grants import GrantStore
+from ..policy._trust import TrustStore, project_digest
+from ..schemas._schema import SchemaValidation, apply_defaults, drop_null_optionals
+from ..skills._skills import Skill, in_context
+from ._agentctx import AgentContext
+from ._discover import discover
 from ._plugins import PluginInfo, PluginSet, env_flag
-from ._schema import SchemaValidation, apply_defaults, drop_null_optionals
 from ._settings import Settings, load_settings
-from ._skills import Skill, in_context
-from ._trust import TrustStore, project_digest
 
 if TYPE_CHECKING:
     import concurrent.futures

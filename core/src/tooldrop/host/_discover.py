@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import evolve, fields
 
+from .._model import SCOPES, LoadResult, Origin, Problem, Scope, ToolDir, ToolSpec, Visibility
+from .._registry import Registry
+from ..pytools._tool import to_spec
+from ..skills._manifest import read_manifest
+from ..skills._skills import Bundle, Skill, member_problems, read_agents, read_commands, scan_root
 from ._cache import DirCache, cache_file, fingerprint, joined_path
 from ._isolated import call_isolated, running_plugin
-from ._manifest import read_manifest
-from ._model import SCOPES, LoadResult, Origin, Problem, Scope, ToolDir, ToolSpec, Visibility
-from ._registry import Registry
-from ._skills import Bundle, Skill, member_problems, read_agents, read_commands, scan_root
 from ._speccheck import spec_problems
-from ._tool import to_spec
 
 if TYPE_CHECKING:
     from ._host import ToolHost

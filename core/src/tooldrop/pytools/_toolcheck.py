@@ -15,9 +15,9 @@ from typing import Any, NoReturn
 
 import attrs
 
-from ._convert import json_type_name
-from ._model import APPROVALS
-from ._schemacheck import schema_problem
+from .._convert import json_type_name
+from .._model import APPROVALS
+from ..schemas._schemacheck import schema_problem
 from ._signature import args_type_schema
 from ._typeschema import SchemaError
 

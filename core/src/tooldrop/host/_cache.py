@@ -39,9 +39,9 @@ from typing import IO, Any
 
 import attrs
 
-from ._manifest import Manifest, Subscription
-from ._model import LoadResult, Origin, Problem, ToolSpec
-from ._skills import Agent, Parsed
+from .._model import LoadResult, Origin, Problem, ToolSpec
+from ..skills._manifest import Manifest, Subscription
+from ..skills._skills import Agent, Parsed
 
 __all__ = ["DirCache", "cache_file", "fingerprint", "joined_path"]
 

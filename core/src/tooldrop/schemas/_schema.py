@@ -11,17 +11,17 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ._convert import json_type_name
+from .._convert import json_type_name
+from ..hookspecs import hookimpl
 from ._dialect import UnsupportedDialect, bad_number, find_additional, new_validator
 from ._fastcheck import Check, compile_check
 from ._pattern import PatternError
-from .hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
     from jsonschema.protocols import Validator
 
-    from ._model import ToolSpec
+    from .._model import ToolSpec
 
 __all__ = ["apply_defaults", "drop_null_optionals", "validate_args"]
 

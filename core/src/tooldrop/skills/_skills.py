@@ -17,7 +17,8 @@ from typing import Any, Protocol
 
 from attrs import field, frozen
 
-from ._files import read_regular_file
+from .._files import read_regular_file
+from .._model import Problem, Scope, ToolSpec
 from ._manifest import (
     PLACEHOLDER_DESCRIPTION,
     Manifest,
@@ -25,7 +26,6 @@ from ._manifest import (
     Visibility,
     read_manifest,
 )
-from ._model import Problem, Scope, ToolSpec
 
 __all__ = ["Agent", "Bundle", "Skill", "in_context", "read_agents", "scan_root"]
 

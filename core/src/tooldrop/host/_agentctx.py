@@ -6,13 +6,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ._cancel import CancelToken
-    from ._export import ExportedTools
+    from .._model import ToolResult, ToolSpec
+    from ..calls._cancel import CancelToken
+    from ..calls._pending import PendingCall
+    from ..calls._pipeline import AskCallback
+    from ..exports._export import ExportedTools
+    from ..skills._skills import Skill
     from ._host import ToolHost
-    from ._model import ToolResult, ToolSpec
-    from ._pending import PendingCall
-    from ._pipeline import AskCallback
-    from ._skills import Skill
 
 __all__ = ["AgentContext"]
 
