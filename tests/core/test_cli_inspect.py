@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from tooldrop.cli import build_cli
-from tooldrop.host._host import load_plugin_set
+from tooldrop.cli import load_plugin_set
 
 
 @pytest.fixture

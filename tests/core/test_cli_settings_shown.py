@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from tooldrop import ToolCall
 from tooldrop.cli import build_cli
 from tooldrop.cli._call import describe_call
-from tooldrop.host._host import load_plugin_set
+from tooldrop.cli import load_plugin_set
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import tooldrop_mcp.plugin
 import tooldrop_python.plugin
 import tooldrop_shell.plugin
 from tooldrop.cli import build_cli
-from tooldrop.host._host import load_plugin_set
+from tooldrop.cli import load_plugin_set
 
 from .conftest import DOCS
 

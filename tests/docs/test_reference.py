@@ -58,9 +58,9 @@ def _core_modules() -> list:
     import pkgutil
 
     return [
-        importlib.import_module(f"tooldrop.{info.name}")
-        for info in pkgutil.iter_modules(tooldrop.__path__)
-        if info.name != "__main__"
+        importlib.import_module(info.name)
+        for info in pkgutil.walk_packages(tooldrop.__path__, prefix="tooldrop.")
+        if info.name != "tooldrop.__main__"
     ]
 
 

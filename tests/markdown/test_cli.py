@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from tooldrop import ToolHost
 from tooldrop.cli import build_cli
-from tooldrop.host._host import load_plugin_set
+from tooldrop.cli import load_plugin_set
 
 TOOL = (
     "---\nname: greet\ndescription: Say hello\nparameters:\n"

@@ -15,7 +15,7 @@ def test_other_commands_never_import_the_mcp_sdk(workspace):
     code = (
         "import sys\n"
         "from tooldrop.cli import build_cli\n"
-        "from tooldrop.host._host import load_plugin_set\n"
+        "from tooldrop.cli import load_plugin_set\n"
         f"args = ['--project', {str(workspace.project)!r}, 'list', '--json']\n"
         "build_cli(load_plugin_set()).main(args=args, standalone_mode=False)\n"
         "print('MCP-IMPORTED' if any(m == 'mcp' or m.startswith('mcp.') for m in sys.modules) "

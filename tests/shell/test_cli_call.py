@@ -15,7 +15,7 @@ import tooldrop.approval
 import tooldrop_shell
 from tooldrop.cli import build_cli
 from tooldrop.cli._call import parse_call_args
-from tooldrop.host._host import load_plugin_set
+from tooldrop.cli import load_plugin_set
 
 PARAMS = {
     "msg": {"type": "string"},
@@ -121,7 +121,7 @@ DRIVER = textwrap.dedent(
     import sys
     import tooldrop.approval, tooldrop_shell
     from tooldrop import Origin, ToolSpec, hookimpl
-    from tooldrop.host._host import load_plugin_set
+    from tooldrop.cli import load_plugin_set
     from tooldrop.cli import build_cli
 
     class Pack:

@@ -2,8 +2,9 @@
 
 Besides :func:`build_cli` and :func:`main`, the names a plugin's commands
 (``tooldrop_register_commands``) build on are public here: :class:`CliContext` (``ctx.obj``
-of every command: the global options and the host built from them), :func:`load_plugin_set`,
-and :func:`exit_status` / :func:`say_stopped` for a command stopped by a signal. Everything in
+of every command: the global options and the host built from them), :func:`load_plugin_set`
+(the :class:`PluginSet` it returns may be handed to ``ToolHost(plugins=...)``, so plugins
+load once), and :func:`exit_status` / :func:`say_stopped` for a command stopped by a signal. Everything in
 ``tooldrop.cli._*`` is private.
 """
 
@@ -16,7 +17,7 @@ import click
 
 from .._errors import PluginError
 from .._model import MODES, SANDBOX_SETTINGS
-from ..host._host import load_plugin_set
+from ..host._essentials import load_plugin_set
 from ..host._isolated import call_isolated
 from ..host._plugins import PluginSet
 from ._author import new_command, render_command
@@ -31,6 +32,7 @@ from ._trust import trust_command
 
 __all__ = [
     "CliContext",
+    "PluginSet",
     "build_cli",
     "exit_status",
     "load_plugin_set",

@@ -47,7 +47,7 @@ class CliContext:
                 app=self.app,
                 mode=self.mode,  # type: ignore[arg-type]  # click.Choice checked it is a Mode
                 sandbox=self.sandbox,  # type: ignore[arg-type]  # None: the personal config's
-                _plugin_set=self.plugin_set,
+                plugins=self.plugin_set,
             )
         return self._host
 

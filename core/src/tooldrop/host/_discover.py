@@ -21,7 +21,7 @@ from ._isolated import call_isolated, running_plugin
 from ._speccheck import spec_problems
 
 if TYPE_CHECKING:
-    from ._host import ToolHost
+    from ._base import HostBase
 
 __all__ = ["discover", "load_paths"]
 
@@ -33,7 +33,7 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _ordered_dirs(host: ToolHost) -> list[ToolDir]:
+def _ordered_dirs(host: HostBase) -> list[ToolDir]:
     dirs = [ToolDir(path=host.personal_tools_dir, scope="personal")]
     try:
         for extra in host.hook.tooldrop_tool_dirs(host=host):
@@ -45,7 +45,7 @@ def _ordered_dirs(host: ToolHost) -> list[ToolDir]:
     return sorted(dirs, key=lambda d: rank[d.scope])  # sorted() is stable within a scope
 
 
-def _dir_cache(host: ToolHost, tool_dir: ToolDir) -> DirCache | None:
+def _dir_cache(host: HostBase, tool_dir: ToolDir) -> DirCache | None:
     if not host.cache:
         return None
     impls = host.hook.tooldrop_load_file.get_hookimpls()
@@ -56,7 +56,7 @@ def _dir_cache(host: ToolHost, tool_dir: ToolDir) -> DirCache | None:
 
 
 def _scan_dir(
-    host: ToolHost,
+    host: HostBase,
     tool_dir: ToolDir,
     *,
     use_cache: bool = False,
@@ -115,7 +115,7 @@ def _scan_dir(
         cache.save()
 
 
-def _plugin_tools(host: ToolHost) -> Iterator[tuple[ToolSpec | None, Problem | None]]:
+def _plugin_tools(host: HostBase) -> Iterator[tuple[ToolSpec | None, Problem | None]]:
     """Call ``tooldrop_register_tools`` and stamp each tool with the plugin that registered it.
 
     Each implementation fails on its own (:mod:`._isolated`): one that raises keeps what it
@@ -145,7 +145,7 @@ def _plugin_tools(host: ToolHost) -> Iterator[tuple[ToolSpec | None, Problem | N
             yield None, Problem(field=f"plugin {plugin}", message=_describe(exc))
 
 
-def _validate(host: ToolHost, spec: ToolSpec, hook: Any) -> tuple[bool, list[Problem]]:
+def _validate(host: HostBase, spec: ToolSpec, hook: Any) -> tuple[bool, list[Problem]]:
     """Ask every ``tooldrop_validate_spec`` (``hook``, looked up once per scan)."""
     try:
         groups = hook(spec=spec, host=host)
@@ -163,7 +163,7 @@ def _validate(host: ToolHost, spec: ToolSpec, hook: Any) -> tuple[bool, list[Pro
 class _Collector:
     """Feeds loaded tools through ``tooldrop_validate_spec`` into a registry, keeping order."""
 
-    def __init__(self, host: ToolHost) -> None:
+    def __init__(self, host: HostBase) -> None:
         self.host = host
         self.registry = Registry(
             reserved=host.reserved_names, disabled=host.disabled_tools, prefixes=host.name_prefixes
@@ -190,7 +190,7 @@ class _Collector:
                     registry.problems.clear()
 
 
-def discover(host: ToolHost, last_good: dict[str, LoadResult]) -> tuple[Registry, list[Problem]]:
+def discover(host: HostBase, last_good: dict[str, LoadResult]) -> tuple[Registry, list[Problem]]:
     """Load every tool the plugins and directories provide into a fresh registry.
 
     ``last_good`` maps each file to its last load that produced tools; a file that now fails
@@ -199,7 +199,7 @@ def discover(host: ToolHost, last_good: dict[str, LoadResult]) -> tuple[Registry
     return _discover(host, last_good)
 
 
-def _discover(host: ToolHost, last_good: dict[str, LoadResult]) -> tuple[Registry, list[Problem]]:
+def _discover(host: HostBase, last_good: dict[str, LoadResult]) -> tuple[Registry, list[Problem]]:
     collector = _Collector(host)
     for spec, problem in _plugin_tools(host):
         if problem is not None:
@@ -241,7 +241,7 @@ def _kept(
 
 
 def _skill_layers(
-    host: ToolHost, problems: list[Problem]
+    host: HostBase, problems: list[Problem]
 ) -> dict[Scope, tuple[list[tuple[Bundle, bool]], Any]]:
     """Each layer's bundles, each with whether it wins its skill name (a project bundle
     shadows a personal one of the same name, whole; the first of a name in a layer wins),
@@ -283,7 +283,7 @@ def _skill_layers(
 
 
 def _load_bundle(
-    host: ToolHost,
+    host: HostBase,
     collector: _Collector,
     bundle: Bundle,
     wins: bool,
@@ -353,7 +353,7 @@ def _stamped(spec: ToolSpec, skill: str, visibility: Visibility) -> ToolSpec:
 
 
 def load_paths(
-    host: ToolHost, paths: Iterable[str | os.PathLike[str]]
+    host: HostBase, paths: Iterable[str | os.PathLike[str]]
 ) -> tuple[Registry, list[Problem]]:
     """Load just these files and directories (``tooldrop check PATH...``), not the usual dirs.
 
@@ -396,7 +396,7 @@ def load_paths(
     return collector.registry, collector.problems
 
 
-def _load_one(host: ToolHost, path: Path, scope: Scope) -> LoadResult:
+def _load_one(host: HostBase, path: Path, scope: Scope) -> LoadResult:
     try:
         result = host.hook.tooldrop_load_file(path=path, scope=scope, host=host)
     except Exception as exc:  # noqa: BLE001 - reported like a scan would report it.

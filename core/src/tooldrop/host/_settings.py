@@ -17,6 +17,7 @@ sandbox, or let its own tools run unasked.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from attrs import define, field
 from .._files import MAX_CONFIG_BYTES, read_regular_text
 from .._model import SANDBOX_SETTINGS, Problem, SandboxSetting
 
-__all__ = ["Settings", "load_settings"]
+__all__ = ["Settings", "config_dir_for", "load_settings"]
 
 KEYS = ("alwaysAllow", "disabledTools")
 PERSONAL_KEYS = ("sandbox", "sandboxUntrustedReadOnly")
@@ -173,3 +174,15 @@ def load_settings(project_dir: Path, config_dir: Path, app: str) -> Settings:
     project_config = project_dir / f".{app}" / "config.yaml"
     _read(project_config, settings, settings.project_always_allow, personal=False)
     return settings
+
+
+def config_dir_for(app: str, user_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The personal config dir: ``user_dir``, else ``$<APP>_CONFIG_DIR``, else the platform's."""
+    if user_dir is not None:
+        return Path(user_dir).expanduser().absolute()
+    env = os.environ.get(f"{app.upper().replace('-', '_')}_CONFIG_DIR")
+    if env:
+        return Path(env).expanduser().absolute()
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(app, appauthor=False))
