@@ -7,8 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from tooldrop.cli import build_cli
-from tooldrop.cli import load_plugin_set
+from tooldrop.cli import build_cli, load_plugin_set
 
 
 @pytest.fixture

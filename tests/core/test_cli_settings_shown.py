@@ -8,9 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from tooldrop import ToolCall
-from tooldrop.cli import build_cli
+from tooldrop.cli import build_cli, load_plugin_set
 from tooldrop.cli._call import describe_call
-from tooldrop.cli import load_plugin_set
 
 
 @pytest.fixture

@@ -10,8 +10,7 @@ from click.testing import CliRunner
 
 import tooldrop
 from tooldrop import Exporter, NameRule, ToolHost
-from tooldrop.cli import build_cli
-from tooldrop.cli import load_plugin_set
+from tooldrop.cli import build_cli, load_plugin_set
 
 
 def _define(spec, schema, state):

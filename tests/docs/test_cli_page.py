@@ -12,8 +12,7 @@ import tooldrop_markdown.plugin
 import tooldrop_mcp.plugin
 import tooldrop_python.plugin
 import tooldrop_shell.plugin
-from tooldrop.cli import build_cli
-from tooldrop.cli import load_plugin_set
+from tooldrop.cli import build_cli, load_plugin_set
 
 from .conftest import DOCS
 

@@ -15,8 +15,7 @@ import tooldrop_python.plugin
 import tooldrop_shell.plugin
 import tooldrop_toml.plugin
 from tooldrop import ToolHost
-from tooldrop.cli import build_cli
-from tooldrop.cli import load_plugin_set
+from tooldrop.cli import build_cli, load_plugin_set
 from tooldrop_markdown import load_markdown
 from tooldrop_toml import load_toml
 

@@ -8,8 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from tooldrop import ToolHost
-from tooldrop.cli import build_cli
-from tooldrop.cli import load_plugin_set
+from tooldrop.cli import build_cli, load_plugin_set
 
 TOOL = (
     "---\nname: greet\ndescription: Say hello\nparameters:\n"

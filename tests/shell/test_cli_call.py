@@ -13,9 +13,8 @@ from click.testing import CliRunner
 
 import tooldrop.approval
 import tooldrop_shell
-from tooldrop.cli import build_cli
+from tooldrop.cli import build_cli, load_plugin_set
 from tooldrop.cli._call import parse_call_args
-from tooldrop.cli import load_plugin_set
 
 PARAMS = {
     "msg": {"type": "string"},

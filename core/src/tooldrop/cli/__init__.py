@@ -4,8 +4,8 @@ Besides :func:`build_cli` and :func:`main`, the names a plugin's commands
 (``tooldrop_register_commands``) build on are public here: :class:`CliContext` (``ctx.obj``
 of every command: the global options and the host built from them), :func:`load_plugin_set`
 (the :class:`PluginSet` it returns may be handed to ``ToolHost(plugins=...)``, so plugins
-load once), and :func:`exit_status` / :func:`say_stopped` for a command stopped by a signal. Everything in
-``tooldrop.cli._*`` is private.
+load once), and :func:`exit_status` / :func:`say_stopped` for a command stopped by a
+signal. Everything in ``tooldrop.cli._*`` is private.
 """
 
 from __future__ import annotations

@@ -34,8 +34,7 @@ def test_tooldrop_new_kind_toml_writes_it(tmp_path, monkeypatch):
 
     import tooldrop.approval
     import tooldrop_shell
-    from tooldrop.cli import build_cli
-    from tooldrop.cli import load_plugin_set
+    from tooldrop.cli import build_cli, load_plugin_set
 
     monkeypatch.chdir(tmp_path)
     group = build_cli(
