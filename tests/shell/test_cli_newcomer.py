@@ -156,6 +156,84 @@ def test_a_long_call_shows_its_elapsed_time_on_a_terminal_and_erases_it(tree: Pa
     code, out = on_a_terminal(tree, "call", "slow", "who=you", "--yes", stderr_too=True)
     assert code == 0
     assert b"\xe2\x80\xa6 slow running " in out  # "… slow running 2s"
-    assert out.endswith(b"\x1b[KEXIT_CODE: 0\r\nhello you\r\n")  # erased, then the result
+    # Erased before the output, which streams; then only what the model's text adds, dimmed.
+    assert out.endswith(b"\x1b[Khello you\r\n\x1b[2mEXIT_CODE: 0\x1b[0m\r\n")
     done = run(tree, "call", "slow", "who=you", "--yes")  # a pipe: nothing but the text
     assert (done.stdout, "running" in done.stderr) == ("EXIT_CODE: 0\nhello you", False)
+
+
+WAITS = """---
+name: waits
+description: Print start, then wait for a file.
+approval: never
+timeout_ms: 120000
+parameters:
+  flag:
+    type: string
+---
+echo start
+echo warming up >&2
+while [ ! -e {{flag}} ]; do sleep 0.05; done
+printf 'done'
+"""
+
+
+class Terminal:
+    """``tooldrop`` with stdin, stdout and stderr on one pseudo-terminal, read as it writes."""
+
+    def __init__(self, tree: Path, *args: str) -> None:
+        self.master, slave = pty.openpty()
+        environ = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm"}
+        self.proc = subprocess.Popen(
+            [*base(tree), *args], stdin=slave, stdout=slave, stderr=slave, env=environ
+        )
+        os.close(slave)
+        self.seen = b""
+
+    def wait_for(self, text: bytes, timeout: float = 60) -> bool:
+        """Read until ``text`` has been written (``True``) or the terminal closes."""
+        deadline = time.monotonic() + timeout
+        while text not in self.seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.master], [], [], 0.5)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self.master, 4096)
+            except OSError:  # EIO: the other end closed
+                chunk = b""
+            if not chunk:
+                break
+            self.seen += chunk
+        return text in self.seen
+
+    def close(self) -> int:
+        self.wait_for(b"\0")  # to the end: nothing writes a NUL
+        os.close(self.master)
+        return self.proc.wait(timeout=30)
+
+
+def test_a_call_on_a_terminal_streams_its_output_as_it_comes(tree: Path) -> None:
+    (tree / "p" / ".tooldrop" / "tools" / "waits.md").write_text(WAITS)
+    flag = tree / "flag"
+    term = Terminal(tree, "call", "waits", f"flag={flag}", "--yes")
+    try:
+        # The tool is blocked until the flag exists: what the terminal shows now was streamed.
+        assert term.wait_for(b"start\r\n"), term.seen
+        assert term.wait_for(b"warming up\r\n"), term.seen
+        assert term.proc.poll() is None
+        assert b"EXIT_CODE" not in term.seen
+        flag.touch()
+    finally:
+        flag.touch()
+        code = term.close()
+    assert code == 0
+    # The rest of the output, a newline the tool did not print, then only what the model's
+    # text adds to what was shown: not the output a second time.
+    assert term.seen.endswith(b"done\r\n\x1b[2mEXIT_CODE: 0\x1b[0m\r\n"), term.seen
+    assert term.seen.count(b"start") == 1
+    # A pipe and --json are unchanged: the model's text alone, framed.
+    model = "EXIT_CODE: 0\nSTDERR:\nwarming up\nSTDOUT:\nstart\ndone"
+    done = run(tree, "call", "waits", f"flag={flag}", "--yes")
+    assert (done.stdout, done.stderr) == (model, "")
+    done = run(tree, "call", "waits", f"flag={flag}", "--yes", "--json")
+    assert json.loads(done.stdout)["text"] == model

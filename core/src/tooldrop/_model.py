@@ -24,6 +24,7 @@ __all__ = [
     "LoadResult",
     "Mode",
     "Origin",
+    "OutputCallback",
     "Problem",
     "SandboxSetting",
     "Scope",
@@ -47,6 +48,10 @@ Visibility = Literal["scoped", "global"]
 Severity = Literal["error", "warning", "info"]
 #: Whether shell tools run confined: never, when a sandbox works, or always (else refused).
 SandboxSetting = Literal["off", "auto", "required"]
+
+#: ``on_output(text, stream)``: a running call's output as it comes, decoded, in chunks of
+#: any size, ``stream`` being ``"stdout"`` or ``"stderr"`` (see :attr:`ToolCall.on_output`).
+OutputCallback = Callable[[str, Literal["stdout", "stderr"]], None]
 
 SCOPES: tuple[Scope, ...] = ("plugin", "personal", "project")
 APPROVALS: tuple[Approval, ...] = ("never", "always", "destructive")
@@ -247,6 +252,11 @@ class ToolCall:
     mode: Mode = "normal"
     #: Set when the call is cancelled or times out; backends stop the work when it is.
     cancel: CancelToken = field(factory=CancelToken, eq=False, hash=False, repr=False)
+    #: Who wants the output as it comes (``host.call(..., on_output=...)``), or ``None``. A
+    #: backend that streams calls ``call.on_output(text, "stdout")`` (or ``"stderr"``) with
+    #: each decoded chunk as it reads it, before it returns its result; one that cannot
+    #: stream never calls it. The result's text is still the model's, framed and bounded.
+    on_output: OutputCallback | None = field(default=None, eq=False, hash=False, repr=False)
 
     @property
     def name(self) -> str:

@@ -219,7 +219,8 @@ def tooldrop_execute(call: ToolCall, host: ToolHost) -> ToolResult | None:
     Stops at first non-None result, see :ref:`firstresult`.
 
     :param call: The approved call. ``call.spec.runner`` says which backend it is for;
-        ``call.cancel`` is set when the call is cancelled or times out.
+        ``call.cancel`` is set when the call is cancelled or times out; ``call.on_output``,
+        when not ``None``, takes the output as it comes (``call.on_output(text, "stdout")``).
     :param host: The host making the call; ``host.output_limit`` caps the text.
     :returns: A :class:`tooldrop.ToolResult`, or ``None`` when this backend does not run
         ``call.spec.runner`` tools.

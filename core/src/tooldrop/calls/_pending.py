@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import evolve, field, frozen
 
-from .._model import Decision, ToolCall, ToolResult, ToolSpec
+from .._model import Decision, OutputCallback, ToolCall, ToolResult, ToolSpec
 from ..host._isolated import call_isolated
 from ..host._lifetime import running
 from ._output import truncate
@@ -81,6 +81,40 @@ class _Once:
         with self._lock:
             first, self.done = not self.done, True
             return first
+
+
+class _Listener:
+    """A host's ``on_output`` as backends call it: one chunk at a time, never an empty one,
+    never after the call has returned; a callback that raises is said once on stderr and not
+    called again (the call itself goes on: a broken display must not break the tool)."""
+
+    __slots__ = ("_callback", "_lock", "_name", "_open")
+
+    def __init__(self, callback: OutputCallback, name: str) -> None:
+        self._callback = callback
+        self._name = name
+        self._lock = threading.Lock()
+        self._open = True
+
+    def __call__(self, text: str, stream: str) -> None:
+        if not text:
+            return
+        with self._lock:
+            if not self._open:
+                return
+            try:
+                self._callback(text, "stderr" if stream == "stderr" else "stdout")
+            except Exception as exc:  # noqa: BLE001 - the host's code; reported, then ignored.
+                self._open = False
+                print(
+                    f'tooldrop: on_output for "{self._name}" failed ({_describe(exc)}); '
+                    "the rest of the output is not streamed",
+                    file=sys.stderr,
+                )
+
+    def close(self) -> None:
+        with self._lock:
+            self._open = False
 
 
 @frozen(kw_only=True)
@@ -158,13 +192,26 @@ class PendingCall:
 
     # -- running --------------------------------------------------------------------------
 
-    def run(self, approved: bool | None = None, *, remember: bool = False) -> ToolResult:
+    def run(
+        self,
+        approved: bool | None = None,
+        *,
+        remember: bool = False,
+        on_output: OutputCallback | None = None,
+    ) -> ToolResult:
         """Run the call as prepared, or return why it does not run. Never raises for the model.
 
         :param approved: A person's answer. ``True`` runs a call that needs approval; ``False``
             denies any call; ``None`` (nobody asked) runs only calls that need no approval.
         :param remember: With ``approved=True``: remember "always allow" for this version of
             the tool (ignored for tools that ask on every call).
+        :param on_output: Called as ``on_output(text, stream)`` with the tool's output as it
+            comes, decoded, ``stream`` being ``"stdout"`` or ``"stderr"``: for a person
+            watching. It runs on the thread that runs the call (a worker thread for
+            :meth:`arun`), one chunk at a time, and never after ``run`` has returned; keep it
+            quick, as the tool's pipes are read between chunks. Backends that cannot stream
+            (Python tools) never call it. If it raises, it is not called again and the call
+            goes on. The result is the same with or without it.
         :raises RuntimeError: when the call already ran: prepare it again.
         """
         if approved is None:
@@ -173,15 +220,26 @@ class PendingCall:
             decision = Decision.allow("approved", remember=remember)
         else:
             decision = Decision.deny("the user declined")
-        return self._settle(decision)
+        return self._settle(decision, on_output)
 
-    async def arun(self, approved: bool | None = None, *, remember: bool = False) -> ToolResult:
-        """:meth:`run`, awaitable; cancelling the awaiting task cancels the call."""
+    async def arun(
+        self,
+        approved: bool | None = None,
+        *,
+        remember: bool = False,
+        on_output: OutputCallback | None = None,
+    ) -> ToolResult:
+        """:meth:`run`, awaitable; cancelling the awaiting task cancels the call.
+
+        ``on_output`` is called from a worker thread, not the event loop: hand the text to
+        the loop with ``loop.call_soon_threadsafe``.
+        """
         import asyncio
 
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(
-            self._host._pool(), lambda: self.run(approved, remember=remember)
+            self._host._pool(),
+            lambda: self.run(approved, remember=remember, on_output=on_output),
         )
         try:
             return await asyncio.shield(future)
@@ -192,7 +250,9 @@ class PendingCall:
                 await asyncio.wait([future], timeout=10)
             raise
 
-    def _settle(self, answer: Decision | None) -> ToolResult:
+    def _settle(
+        self, answer: Decision | None, on_output: OutputCallback | None = None
+    ) -> ToolResult:
         """Run (or refuse) with a person's answer; ``None``: nobody was asked."""
         if not self._once.claim():
             raise RuntimeError(f'this pending call of "{self.name}" already ran; prepare it again')
@@ -219,7 +279,15 @@ class PendingCall:
         changed = _changed_since(host, call.spec, self._digest)
         if changed:
             return self._finish(ToolResult.error(changed), call)
-        return self._finish(_execute(host, call), call)
+        if on_output is None:
+            return self._finish(_execute(host, call), call)
+        listener = _Listener(on_output, call.name)
+        call = evolve(call, on_output=listener)
+        try:
+            result = _execute(host, call)
+        finally:
+            listener.close()  # a backend's stray thread can print no more
+        return self._finish(result, call)
 
     def _finish(self, result: ToolResult, call: ToolCall | None) -> ToolResult:
         host = self._host

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import evolve
 
 from .._errors import RenderError, UnknownSkillError, UnknownToolError
-from .._model import Decision, Problem, ToolCall, ToolResult, ToolSpec
+from .._model import Decision, OutputCallback, Problem, ToolCall, ToolResult, ToolSpec
 from ..policy._invariants import enforce
 from ..schemas._schema import apply_defaults, drop_null_optionals
 from ._cancel import CancelToken
@@ -261,10 +261,11 @@ def call(
     ask: AskCallback | None = None,
     cancel: CancelToken | None = None,
     skill: str | None = None,
+    on_output: OutputCallback | None = None,
 ) -> ToolResult:
     """Prepare, ask when needed, run: ``host.call``."""
     pending, decision = prepare(host, name, args, ask=ask, cancel=cancel, skill=skill)
-    return pending._settle(decision)
+    return pending._settle(decision, on_output)
 
 
 def run_many(

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -18,6 +16,7 @@ from ..host._lifetime import stopped_by
 from ..schemas._schema import apply_defaults, drop_null_optionals
 from ._context import CliContext, pass_cli, skill_option
 from ._format import allowed, echo_json, place_text, shown_path
+from ._live import CallDisplay, isatty
 from ._signals import exit_status, handle_stop_signals, say_stopped
 
 __all__ = [
@@ -78,11 +77,6 @@ def parse_call_args(
             raise CallArgsError(f"expected KEY=VALUE, got {pair!r}")
         args[key] = _coerce(spec, key, text)
     return args
-
-
-def _isatty(stream: object) -> bool:
-    isatty = getattr(stream, "isatty", None)  # None: no stream at all (pythonw, some services)
-    return bool(isatty()) if callable(isatty) else False
 
 
 def describe_call(call: ToolCall, host: ToolHost) -> str:
@@ -184,7 +178,7 @@ def prompt_for_approval(call: ToolCall, host: ToolHost) -> Decision | None:
     question goes to stderr, so stdout carries only the tool's result.
     Returns ``None`` when stdin is not a terminal: nobody can answer, and the call is denied.
     """
-    if not _isatty(sys.stdin):
+    if not isatty(sys.stdin):
         return None
     click.echo(describe_call(call, host), err=True)
     choices = dict(CHOICES)
@@ -238,53 +232,6 @@ def result_json(result: ToolResult) -> dict[str, Any]:
     }
 
 
-class ElapsedTicker:
-    """``… NAME running 12s`` on a terminal's stderr while a long call runs, erased at the end.
-
-    Silent while paused (an approval prompt is on screen), on a pipe, and for the first
-    :attr:`AFTER` seconds: a quick call shows nothing.
-    """
-
-    AFTER = 2.0
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.paused = False
-        self._done = threading.Event()
-        self._shown = False
-        self._thread: threading.Thread | None = None
-
-    def __enter__(self) -> ElapsedTicker:
-        if _isatty(sys.stderr) and _isatty(sys.stdout):
-            self._thread = threading.Thread(target=self._run, daemon=True, name="tooldrop-tick")
-            self._thread.start()
-        return self
-
-    def _run(self) -> None:
-        start = time.monotonic()
-        while not self._done.wait(1.0):
-            elapsed = time.monotonic() - start
-            if elapsed >= self.AFTER and not self.paused:
-                sys.stderr.write(f"\r\x1b[K… {self.name} running {int(elapsed)}s")
-                sys.stderr.flush()
-                self._shown = True
-
-    def __exit__(self, *exc: object) -> None:
-        self._done.set()
-        if self._thread is not None:
-            self._thread.join()
-        if self._shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-
-
-def _print_result(text: str) -> None:
-    click.echo(text, nl=False)
-    # Exactly the model's text on a pipe; a terminal also gets the final newline it expects.
-    if text and not text.endswith("\n") and _isatty(sys.stdout):
-        click.echo("")
-
-
 @click.command("call")
 @click.argument("name")
 @click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
@@ -309,8 +256,10 @@ def call_command(
 ) -> None:
     """Call tool NAME and print exactly the text the model would see.
 
-    KEY=VALUE pairs override --args. Exit status: 0 ok, 1 error result, 2 denied, 128+N
-    stopped by signal N (SIGTERM, SIGHUP, SIGINT), the tool's processes killed first.
+    On a terminal the tool's output shows as it comes, then only what the model's text adds
+    to it (EXIT_CODE: 0, a timeout); a pipe or --json gets the model's text alone. KEY=VALUE
+    pairs override --args. Exit status: 0 ok, 1 error result, 2 denied, 128+N stopped by
+    signal N (SIGTERM, SIGHUP, SIGINT), the tool's processes killed first.
     """
     host = ctx.host
     ctx.selected_skill(skill)
@@ -320,30 +269,32 @@ def call_command(
         click.echo(f"tooldrop: {exc}", err=True)
         sys.exit(EXIT_ERROR)
 
-    ticker = ElapsedTicker(name)
+    # On a terminal the output streams as it comes; the model's text stays what it was.
+    display = CallDisplay(name, limit=host.output_limit, stream=not as_json)
 
     def ask(call: ToolCall) -> Decision | None:
         if yes:
             return Decision.allow("--yes")
-        ticker.paused = True  # the prompt has the terminal
+        display.paused = True  # the prompt has the terminal
         try:
             decision = prompt_for_approval(call, host)
         finally:
-            ticker.paused = False
+            display.paused = False
         if decision is None:
             click.echo("tooldrop: no terminal to ask for approval on; pass --yes", err=True)
         return decision
 
-    with handle_stop_signals(), ticker:
-        result = host.call(name, args, ask=ask, skill=skill)
+    with handle_stop_signals(), display:
+        result = host.call(name, args, ask=ask, skill=skill, on_output=display.on_output)
     signum = stopped_by()
     if signum is not None:  # SIGTERM, SIGHUP or SIGINT: the tool's processes are gone
+        display.end_line()
         say_stopped(signum)
         sys.exit(exit_status(signum))
     if as_json:
         echo_json(result_json(result))
     else:
-        _print_result(result.text)
+        display.finish(result)
     spec = host.get(name)
     if result.is_error and spec is not None and not host.is_trusted(spec):
         # Refused or hidden because the project is untrusted: say so, and what to run.

@@ -18,6 +18,7 @@ from .._model import (
     SANDBOX_SETTINGS,
     LoadResult,
     Mode,
+    OutputCallback,
     Problem,
     SandboxSetting,
     ToolCall,
@@ -229,6 +230,7 @@ class ToolHost(HostBase):
         ask: AskCallback | None = None,
         cancel: CancelToken | None = None,
         skill: str | None = None,
+        on_output: OutputCallback | None = None,
     ) -> ToolResult:
         """Validate, approve and run one call; every failure is an error result, never raised.
 
@@ -241,8 +243,12 @@ class ToolHost(HostBase):
         :param cancel: Set it (from another thread) to stop the call and kill its processes.
         :param skill: The agent context calling (see :meth:`tools`): a tool outside it is an
             unknown tool. An unknown skill is an error result too.
+        :param on_output: ``on_output(text, stream)`` gets the tool's output as it comes, for
+            a person watching (see :meth:`PendingCall.run`); the result is unchanged.
         """
-        return pipeline_call(self, name, args, ask=ask, cancel=cancel, skill=skill)
+        return pipeline_call(
+            self, name, args, ask=ask, cancel=cancel, skill=skill, on_output=on_output
+        )
 
     async def acall(
         self,
@@ -252,10 +258,13 @@ class ToolHost(HostBase):
         ask: Any = None,
         cancel: CancelToken | None = None,
         skill: str | None = None,
+        on_output: OutputCallback | None = None,
     ) -> ToolResult:
         """:meth:`call`, awaitable. Cancelling the awaiting task cancels the call.
 
         ``ask`` may be a coroutine function here; it runs on the caller's event loop.
+        ``on_output`` is called from a worker thread: hand the text to the loop with
+        ``loop.call_soon_threadsafe``.
         """
         token = cancel or CancelToken()
         import asyncio
@@ -263,7 +272,10 @@ class ToolHost(HostBase):
         loop = asyncio.get_running_loop()
         sync_ask = None if ask is None else on_loop(ask, loop)
         future = loop.run_in_executor(
-            self._pool(), lambda: self.call(name, args, ask=sync_ask, cancel=token, skill=skill)
+            self._pool(),
+            lambda: self.call(
+                name, args, ask=sync_ask, cancel=token, skill=skill, on_output=on_output
+            ),
         )
         try:
             return await asyncio.shield(future)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
-from tooldrop import join_truncated, split_budget
+from tooldrop import OutputCallback, join_truncated, split_budget
 
-__all__ = ["Piece", "StreamCapture", "join_pieces", "output_text", "stopped_text"]
+__all__ = ["Piece", "StreamCapture", "join_pieces", "listen", "output_text", "stopped_text"]
 
 
 _UTF8 = codecs.getincrementaldecoder("utf-8")
@@ -49,12 +49,16 @@ class StreamCapture:
     kept is the first ``keep`` characters, the last ``keep`` characters before the trailing
     whitespace (JavaScript's, :data:`JS_WHITESPACE`), the last ``keep`` characters of that
     whitespace (it stops being trailing when more text follows), and counts.
+
+    ``on_text``, when given, gets each decoded piece as it is decoded, untrimmed and whole
+    (a person watching the call, :attr:`tooldrop.ToolCall.on_output`).
     """
 
-    __slots__ = ("_decode", "_head", "_keep", "_length", "_tail", "_ws", "_ws_count")
+    __slots__ = ("_decode", "_head", "_keep", "_length", "_on_text", "_tail", "_ws", "_ws_count")
 
-    def __init__(self, keep: int) -> None:
+    def __init__(self, keep: int, on_text: Callable[[str], None] | None = None) -> None:
         self._keep = max(keep, 0)
+        self._on_text = on_text
         # Made on first use: most tools never write to stderr.
         self._decode: Callable[..., str] | None = None
         self._head = ""
@@ -78,6 +82,8 @@ class StreamCapture:
     def _add(self, text: str) -> None:
         if not text:
             return
+        if self._on_text is not None:
+            self._on_text(text)
         keep = self._keep
         if len(self._head) < keep:
             self._head += text[: keep - len(self._head)]
@@ -99,6 +105,15 @@ class StreamCapture:
     def piece(self) -> Piece:
         """The right-trimmed text seen so far, by its ends."""
         return Piece(self._head[: self._length], self._tail, self._length)
+
+
+def listen(
+    on_output: OutputCallback | None, stream: Literal["stdout", "stderr"]
+) -> Callable[[str], None] | None:
+    """What a capture of ``stream`` calls with each decoded piece: ``on_output(text, stream)``."""
+    if on_output is None:
+        return None
+    return lambda text: on_output(text, stream)
 
 
 def _take_head(pieces: Sequence[Piece], n: int) -> str:

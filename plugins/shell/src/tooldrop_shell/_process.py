@@ -26,7 +26,7 @@ from typing import Literal
 
 from attrs import frozen
 
-from tooldrop import CancelToken
+from tooldrop import CancelToken, OutputCallback
 
 from ._capture import StreamCapture
 from ._cgroup import CallCgroup, call_cgroup
@@ -105,6 +105,7 @@ def run_process(
     keep: int,
     pass_fds: tuple[int, ...] = (),
     keep_background: bool = False,
+    on_output: OutputCallback | None = None,
 ) -> Outcome:
     """Run ``argv`` with stdin closed and both outputs captured, and say how it ended.
 
@@ -118,16 +119,25 @@ def run_process(
     :param pass_fds: Descriptors the process inherits (a sandbox's seccomp filter); the
         caller still owns them.
     :param keep_background: Leave what the script started in the background running.
+    :param on_output: Gets each stream's text as it is read and decoded, on this thread.
     :raises StartError: the process could not be started.
     """
     if os.name == "nt":  # pragma: no cover - Windows has no poll() on pipes
         from ._windows import run_process_windows
 
         return run_process_windows(
-            argv, cwd=cwd, env=env, timeout=timeout, cancel=cancel, keep=keep
+            argv,
+            cwd=cwd,
+            env=env,
+            timeout=timeout,
+            cancel=cancel,
+            keep=keep,
+            on_output=on_output,
         )
     with call_cgroup() as cgroup:
-        return _run(argv, cwd, env, pass_fds, timeout, cancel, keep, keep_background, cgroup)
+        return _run(
+            argv, cwd, env, pass_fds, timeout, cancel, keep, keep_background, cgroup, on_output
+        )
 
 
 def _spawn(
@@ -166,6 +176,7 @@ def _run(
     keep: int,
     keep_background: bool,
     cgroup: CallCgroup | None,
+    on_output: OutputCallback | None,
 ) -> Outcome:
     deadline = time.monotonic() + timeout
     # Started before the tool, so the tool's group is known to it a moment after the spawn.
@@ -184,7 +195,7 @@ def _run(
     pgid = proc.pid  # start_new_session made the shell the leader of its own group
     if guard is not None:
         guard.watch(pgid)
-    run = RunningProcess(proc, keep)
+    run = RunningProcess(proc, keep, on_output)
     waker = thread_waker()
     forget = cancel.add_callback(waker.wake)
     stopped: Stopped = ""

@@ -10,7 +10,9 @@ import subprocess
 import time
 from typing import IO
 
-from ._capture import StreamCapture
+from tooldrop import OutputCallback
+
+from ._capture import StreamCapture, listen
 
 __all__ = ["POLL_IN", "READ_SIZE", "RunningProcess"]
 
@@ -23,7 +25,9 @@ POLL_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR | sel
 class RunningProcess:
     """The state of one running process and its two pipes."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], keep: int) -> None:
+    def __init__(
+        self, proc: subprocess.Popen[bytes], keep: int, on_output: OutputCallback | None = None
+    ) -> None:
         self.proc = proc
         assert proc.stdout is not None  # we asked for PIPE
         assert proc.stderr is not None
@@ -31,8 +35,8 @@ class RunningProcess:
             proc.stdout.fileno(): proc.stdout,
             proc.stderr.fileno(): proc.stderr,
         }
-        self.stdout = StreamCapture(keep)
-        self.stderr = StreamCapture(keep)
+        self.stdout = StreamCapture(keep, listen(on_output, "stdout"))
+        self.stderr = StreamCapture(keep, listen(on_output, "stderr"))
         self.captures = {proc.stdout.fileno(): self.stdout, proc.stderr.fileno(): self.stderr}
         self.poller = select.poll()
         for fd in self.files:

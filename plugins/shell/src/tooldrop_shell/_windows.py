@@ -14,9 +14,9 @@ import threading
 import time
 from typing import IO, TYPE_CHECKING
 
-from tooldrop import CancelToken
+from tooldrop import CancelToken, OutputCallback
 
-from ._capture import StreamCapture
+from ._capture import StreamCapture, listen
 from ._errors import StartError
 from ._select import command_line
 
@@ -44,6 +44,7 @@ def run_process_windows(  # pragma: no cover - exercised on Windows only
     timeout: float,
     cancel: CancelToken,
     keep: int,
+    on_output: OutputCallback | None = None,
 ) -> Outcome:
     from ._process import DRAIN_PERIOD, GRACE_PERIOD, READ_SIZE, Outcome, Stopped, _exit_code
 
@@ -63,7 +64,10 @@ def run_process_windows(  # pragma: no cover - exercised on Windows only
         raise StartError(str(exc)) from exc
     assert proc.stdout is not None  # we asked for PIPE
     assert proc.stderr is not None
-    stdout, stderr = StreamCapture(keep), StreamCapture(keep)
+    # Each reader thread calls its capture's listener; the core's on_output wrapper takes
+    # one chunk at a time, so the two never run at once.
+    stdout = StreamCapture(keep, listen(on_output, "stdout"))
+    stderr = StreamCapture(keep, listen(on_output, "stderr"))
     readers = [
         threading.Thread(target=_pump, args=(proc.stdout, stdout, READ_SIZE), daemon=True),
         threading.Thread(target=_pump, args=(proc.stderr, stderr, READ_SIZE), daemon=True),

@@ -59,6 +59,7 @@ def run_call(call: ToolCall, host: ToolHost) -> ToolResult:
             keep=max(limit, 0),
             pass_fds=command.pass_fds,
             keep_background=spec.keep_background,
+            on_output=call.on_output,
         )
     except StartError as exc:
         return ToolResult.error(f"Custom tool failed to start: {exc}")

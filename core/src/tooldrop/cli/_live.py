@@ -1,0 +1,161 @@
+"""``tooldrop call`` on a terminal: the tool's output as it comes, the elapsed time while a
+long call is quiet, and at the end only what the model's text adds to what was shown.
+
+The model gets one framed, bounded text when the call ends (``EXIT_CODE: 0`` then the
+output, cut to the output limit). A person at a terminal wants to see the output as the tool
+prints it. So on a terminal the output streams (the backend's ``on_output``: stdout to
+stdout, stderr to stderr), and when the call ends the model's text is not printed again:
+only what it says beyond that output (``EXIT_CODE: 0``, ``Custom tool timed out after
+5000ms``, a sandbox's note) follows, on stderr. When the model's text is not the output
+plus such lines (it was cut to the limit, or a backend frames it its own way), it is printed
+in full after a line saying so. A pipe and ``--json`` get the model's text alone, as before.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from typing import TextIO
+
+from .._model import ToolResult
+from ._format import paint
+
+__all__ = ["CallDisplay", "isatty"]
+
+#: Section labels the shell backend puts between streams: no news to someone who saw them.
+_LABELS = frozenset(("STDOUT:", "STDERR:"))
+
+
+def isatty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)  # None: no stream at all (pythonw, some services)
+    return bool(isatty()) if callable(isatty) else False
+
+
+class CallDisplay:
+    """What the terminal shows while one call runs and when it ends.
+
+    As a context manager it runs the elapsed-time line: ``… NAME running 12s`` on stderr,
+    after :attr:`AFTER` seconds, while the cursor is at the start of a line (never in the
+    middle of the tool's own output), not while :attr:`paused` (a prompt is on screen),
+    erased before more output and at the end. :meth:`output` is the call's ``on_output``;
+    :meth:`finish` prints the result. All of it only when stdout is a terminal (and the
+    elapsed time only when stderr is one too): elsewhere :attr:`on_output` is ``None`` and
+    :meth:`finish` prints exactly the model's text.
+    """
+
+    AFTER = 2.0
+
+    def __init__(self, name: str, *, limit: int, stream: bool = True) -> None:
+        self.name = name
+        self.paused = False
+        self.live = stream and isatty(sys.stdout)
+        # One lock for the screen: the ticker thread and the call's thread both write to it.
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._shown = False  # the elapsed-time line is on screen
+        self._at_line_start = True
+        self._streamed = False
+        # The output shown, kept to find it in the model's text; past the bound the model's
+        # text is cut anyway, and is printed whole.
+        self._bound = 2 * max(limit, 0) + 4096
+        self._kept: dict[str, list[str]] = {"stdout": [], "stderr": []}
+        self._size = 0
+        self._thread: threading.Thread | None = None
+
+    @property
+    def on_output(self) -> CallDisplay | None:
+        return self if self.live else None
+
+    # -- the elapsed time -----------------------------------------------------------------
+
+    def __enter__(self) -> CallDisplay:
+        if self.live and isatty(sys.stderr):
+            self._thread = threading.Thread(target=self._tick, daemon=True, name="tooldrop-tick")
+            self._thread.start()
+        return self
+
+    def _tick(self) -> None:
+        start = time.monotonic()
+        while not self._done.wait(1.0):
+            elapsed = time.monotonic() - start
+            with self._lock:
+                if elapsed >= self.AFTER and not self.paused and self._at_line_start:
+                    sys.stderr.write(f"\r\x1b[K… {self.name} running {int(elapsed)}s")
+                    sys.stderr.flush()
+                    self._shown = True
+
+    def _erase(self) -> None:
+        if self._shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self._shown = False
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+        with self._lock:
+            self._erase()
+
+    # -- the output -----------------------------------------------------------------------
+
+    def __call__(self, text: str, stream: str) -> None:
+        """``on_output``: print a chunk of the tool's output where the tool printed it."""
+        target: TextIO = sys.stderr if stream == "stderr" else sys.stdout
+        with self._lock:
+            self._erase()
+            self._streamed = True
+            if self._size <= self._bound:
+                self._kept["stderr" if stream == "stderr" else "stdout"].append(text)
+                self._size += len(text)
+            target.write(text)
+            target.flush()
+            self._at_line_start = text.endswith("\n")
+
+    def end_line(self) -> None:
+        """Move to a new line if the output left the cursor in the middle of one."""
+        with self._lock:
+            if not self._at_line_start:
+                sys.stdout.write("\n")
+                sys.stdout.flush()
+                self._at_line_start = True
+
+    def finish(self, result: ToolResult) -> None:
+        """Print the result: the model's text, or after streamed output only what it adds."""
+        if not self._streamed:
+            sys.stdout.write(result.text)
+            # Exactly the model's text on a pipe; a terminal gets the final newline it expects.
+            if result.text and not result.text.endswith("\n") and isatty(sys.stdout):
+                sys.stdout.write("\n")
+            sys.stdout.flush()
+            return
+        self.end_line()
+        rest = None if result.truncated else self._rest(result.text)
+        if rest is not None:
+            if rest:
+                print(paint(rest, dim=True), file=sys.stderr, flush=True)
+            return
+        why = " (cut to the output limit)" if result.truncated else ""
+        print(paint(f"The model gets{why}:", dim=True), file=sys.stderr, flush=True)
+        sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
+        sys.stdout.flush()
+
+    def _rest(self, model: str) -> str | None:
+        """The lines of ``model`` that are not the output shown, or ``None`` when the output
+        shown is not in it whole (the backend cut or reframed it)."""
+        if self._size > self._bound:
+            return None
+        rest = model
+        # stdout comes last in the shell backend's text, stderr before it: search from the
+        # end, so a short output is not found inside ``EXIT_CODE: 0``.
+        for stream in ("stdout", "stderr"):
+            shown = "".join(self._kept[stream]).rstrip()
+            if not shown:
+                continue
+            at = rest.rfind(shown)
+            if at < 0:
+                return None
+            rest = rest[:at] + rest[at + len(shown) :]
+        lines = [line for line in rest.splitlines() if line.strip() and line not in _LABELS]
+        return "\n".join(lines)
