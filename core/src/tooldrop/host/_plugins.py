@@ -8,12 +8,11 @@ points ourselves instead.
 from __future__ import annotations
 
 import contextlib
-import importlib.metadata
 import os
 import sys
 import types
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 import pluggy
@@ -22,6 +21,10 @@ from attrs import field, frozen
 from .. import hookspecs
 from .._errors import PluginError
 from .._model import Problem
+from ._entrypoints import DistInfo, entry_points
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 __all__ = ["PluginInfo", "PluginSet", "env_flag"]
 
@@ -77,18 +80,31 @@ def _module_name(plugin: object) -> str:
 
 
 #: A plugin's distribution: found with its entry point, named (the core's own), or none.
-_Dist = importlib.metadata.Distribution | str | None
+_Dist: TypeAlias = "DistInfo | importlib.metadata.Distribution | str | None"
 
 
 def _with_distribution(info: PluginInfo, dist: _Dist) -> PluginInfo:
     if dist is None:
         return info
     if isinstance(dist, str):
+        import importlib.metadata  # only when asked: importing it costs a fifth of a start-up
+
         version = None
         with contextlib.suppress(importlib.metadata.PackageNotFoundError):  # a bare source tree
             version = importlib.metadata.version(dist)
         return attrs.evolve(info, distribution=dist, version=version)
-    return attrs.evolve(info, distribution=dist.metadata["Name"], version=dist.version)
+    return attrs.evolve(info, distribution=dist.name, version=dist.version)
+
+
+def _entry_points() -> list[Any]:
+    """The ``tooldrop`` entry points, sorted by name (stable: the same name keeps discovery
+    order). Read by :mod:`._entrypoints` where it can, by importlib.metadata where not."""
+    found: list[Any] | None = entry_points(ENTRY_POINT_GROUP)
+    if found is None:
+        import importlib.metadata
+
+        found = list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+    return sorted(found, key=lambda ep: ep.name)
 
 
 def _describe(exc: BaseException) -> str:
@@ -125,6 +141,8 @@ class PluginSet:
         """The version of the distribution that provides plugin ``name``, when known."""
         for info, dist in self._records:
             if info.name == name:
+                if isinstance(dist, DistInfo):
+                    return dist.version  # its one field, not the whole record
                 return _with_distribution(info, dist).version
         return None
 
@@ -135,11 +153,8 @@ class PluginSet:
         selected = os.environ.get("TOOLDROP_PLUGINS")
         wanted = None if selected is None else {n.strip() for n in selected.split(",") if n.strip()}
         found: set[str] = set()
-        entry_points = sorted(
-            importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name
-        )
         essential = self.essential_names
-        for ep in entry_points:
+        for ep in _entry_points():
             if ep.name in essential:
                 continue  # registered already, whatever is selected (an older install's entry)
             if wanted is not None and ep.name not in wanted:
