@@ -1,6 +1,6 @@
 """Discovery before and after a change: a git revision against the working tree, side by side.
 
-    uv run python tests/bench/ab.py [REV] [--sizes 1000,10000] [--repeat 7] [--callgrind]
+    uv run python tests/bench/ab.py [REV] [--sizes 1000,10000] [--repeat 7] [--callgrind] [--public]
 
 REV (default ``HEAD``) is exported with ``git archive`` and put first on ``PYTHONPATH`` of its
 measured processes, so both sides run in this environment, on the same files (those of
@@ -11,6 +11,12 @@ Wall-clock time on a shared machine can swing by a third from one minute to the 
 ``--callgrind`` counts the instructions each side executes per tool instead (valgrind must be
 installed; the count of a one-tool run is subtracted, so imports and start-up drop out): a
 deterministic figure for CPU work, blind to what memory and the kernel cost.
+
+``--public`` measures the public path instead (``ToolHost(project_dir=...).tools()`` with the
+installed entry-point plugins, imports included, against the floor with ``import yaml``, as
+``run.py --public-sizes`` does); every plugin's sources come from REV. With ``--callgrind`` the
+whole process is counted, less an interpreter that starts and exits: start-up is what this
+path is about.
 """
 
 from __future__ import annotations
@@ -34,12 +40,17 @@ from run import age, environ  # noqa: E402 - the runner's helpers, from this fol
 
 SOURCES = ("core/src", "plugins/markdown/src", "plugins/shell/src")
 MODES = ("discovery-cold", "discovery-warm")
+#: The public path loads every installed plugin: all of them come from the revision.
+PUBLIC_SOURCES = tuple(
+    str(src.relative_to(ROOT)) for src in sorted((ROOT / "plugins").glob("*/src"))
+)
+PUBLIC_MODES = ("public-cold", "public-warm")
 
 
-def export(rev: str, into: Path) -> str:
+def export(rev: str, into: Path, sources: tuple[str, ...] = SOURCES) -> str:
     """Unpack ``rev``'s sources under ``into``; the ``PYTHONPATH`` that imports them."""
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", rev, *SOURCES],
+        ["git", "-C", str(ROOT), "archive", "--format=tar", rev, *sources],
         capture_output=True,
         check=True,
     ).stdout
@@ -47,7 +58,7 @@ def export(rev: str, into: Path) -> str:
     tar.write_bytes(archive)
     with tarfile.open(tar) as handle:
         handle.extractall(into, filter="data")
-    return os.pathsep.join(str(into / source) for source in SOURCES)
+    return os.pathsep.join(str(into / source) for source in sources)
 
 
 def command(mode: str, project: Path, user: Path) -> list[str]:
@@ -100,17 +111,23 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000")
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--callgrind", action="store_true", help="count instructions instead")
+    parser.add_argument("--public", action="store_true", help="the public path, imports included")
     opts = parser.parse_args()
     if opts.callgrind and not shutil.which("valgrind"):
         raise SystemExit("--callgrind needs valgrind")
     with tempfile.TemporaryDirectory(prefix="tooldrop-ab-") as tmp:
         root = Path(tmp)
         (root / "rev").mkdir()
-        sides = {opts.rev: export(opts.rev, root / "rev"), "worktree": None}
+        sources = (*SOURCES[:1], *PUBLIC_SOURCES) if opts.public else SOURCES
+        sides = {opts.rev: export(opts.rev, root / "rev", sources), "worktree": None}
         user = root / "user"
         user.mkdir()
-        one = tools(root, 1)
         print(f"{opts.rev} against the working tree, python {sys.version.split()[0]}")
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cpus")
+        if opts.public:
+            public(opts, sides, root, user)
+            return
+        one = tools(root, 1)
         for size in (int(s) for s in opts.sizes.split(",")):
             project = tools(root, size)
             caches = {side: root / f"cache-{i}" for i, side in enumerate(sides)}
@@ -146,6 +163,42 @@ def main() -> None:
             for label, _, _ in cases:
                 ratio = best[label] / best["floor"]
                 print(f"  {label:<20} {best[label] * 1000:>9.1f} ms {ratio:6.2f}x")
+
+
+def public(opts: argparse.Namespace, sides: dict[str, str | None], root: Path, user: Path) -> None:
+    """The public path of each side against the floor, imports included."""
+    for size in (int(s) for s in opts.sizes.split(",")):
+        project = tools(root, size)
+        caches = {side: root / f"cache-{i}" for i, side in enumerate(sides)}
+        for side, path in sides.items():  # bytecode caches and the parse caches
+            run("public-warm", project, user, caches[side], path)
+        cases = [("floor", "floor-public", "worktree")] + [
+            (f"{mode.removeprefix('public-')} {side}", mode, side)
+            for mode in PUBLIC_MODES
+            for side in sides
+        ]
+        if opts.callgrind:
+            # An interpreter that starts, imports what the worker imports, and exits.
+            empty = instructions("empty", project, user, caches["worktree"], None)
+            counts = {
+                label: instructions(mode, project, user, caches[side], sides[side]) - empty
+                for label, mode, side in cases
+            }
+            print(f"\n{size:,} tools, public path: instructions (less an empty start-up)")
+            for label, _, _ in cases:
+                ratio = counts[label] / counts["floor"]
+                print(f"  {label:<20} {counts[label] / 1e6:>9.1f} M {ratio:6.2f}x")
+            continue
+        best: dict[str, float] = {}
+        for i in range(opts.repeat):
+            turn = i % len(cases)
+            for label, mode, side in cases[turn:] + cases[:turn]:
+                seconds = run(mode, project, user, caches[side], sides[side])
+                best[label] = min(best.get(label, seconds), seconds)
+        print(f"\n{size:,} tools, public path (best of {opts.repeat}, fresh process each)")
+        for label, _, _ in cases:
+            ratio = best[label] / best["floor"]
+            print(f"  {label:<20} {best[label] * 1000:>9.1f} ms {ratio:6.2f}x")
 
 
 if __name__ == "__main__":
