@@ -177,6 +177,8 @@ def test_a_bad_field_names_file_line_and_field(tmp_path, front, line, field, mes
 def test_all_is_sorted_and_complete():
     names = list(tooldrop_sandbox.__all__)
     assert names == sorted(names)
+    for name in names:  # the machinery's names are imported on first use
+        assert getattr(tooldrop_sandbox, name) is not None
     public = {
         name
         for name, value in vars(tooldrop_sandbox).items()

@@ -15,6 +15,7 @@ shell checks read, so they see what will run.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, TypeAlias
@@ -25,7 +26,7 @@ __all__ = ["Node", "Section", "Template", "Token", "Var", "check", "parse", "ren
 
 _WS = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*"
 _NAME = "[A-Za-z_][A-Za-z0-9_]*"
-_TAG = re.compile(rf"\{{\{{(?:([#^/]){_WS}({_NAME})|{_WS}({_NAME})){_WS}\}}\}}")
+_TAG = rf"\{{\{{(?:([#^/]){_WS}({_NAME})|{_WS}({_NAME})){_WS}\}}\}}"
 
 
 # Nodes and tokens are named tuples: thousands are made per discovery, and a tuple is the
@@ -95,13 +96,20 @@ class Token(NamedTuple):
 _SIGILS = {"#": "open", "^": "invert", "/": "close"}
 
 
-# The whole tag, then its parts: re.split hands back text, tag, sigil, names, text, ...
-_PIECES = re.compile(f"({_TAG.pattern})")
+@functools.cache
+def _pieces() -> re.Pattern[str]:
+    """The whole tag, then its parts: re.split hands back text, tag, sigil, names, text, ...
+
+    Compiled when a file is first parsed, not on import: a warm start unpickles templates
+    (so imports this module) but parses none, and compiling this pattern costs more than
+    importing the rest of the module.
+    """
+    return re.compile(f"({_TAG})")
 
 
 def tokenize(source: str) -> list[Token]:
     """Cut ``source`` into text and tags, in order."""
-    pieces = _PIECES.split(source)
+    pieces = _pieces().split(source)
     tokens: list[Token] = []
     position = 0
     text = pieces[0]

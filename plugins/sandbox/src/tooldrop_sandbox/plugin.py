@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from attrs import evolve
 
@@ -32,11 +33,12 @@ from tooldrop import (
     hookimpl,
 )
 
-from ._bwrap import Probe, bwrap_argv, create_protected, probe_bwrap
-from ._explain import explainer
-from ._policy import policy_for
-from ._seatbelt import probe_seatbelt, seatbelt_argv
-from ._seccomp import unix_socket_filter
+if TYPE_CHECKING:
+    from ._bwrap import Probe
+
+# The sandbox's machinery (probing bwrap, policies, argv, the seccomp filter) is imported by
+# the hook that first needs it: every start-up registers this plugin, and most only list
+# tools, which asks none of these hooks.
 
 __all__ = ["probe", "tooldrop_approve", "tooldrop_confinement", "tooldrop_wrap_command"]
 
@@ -64,8 +66,12 @@ def probe(project: str | None = None) -> Probe:
     :param project: A directory the sandbox program must not come from (see
         :func:`tooldrop_sandbox.probe_bwrap`).
     """
+    from ._bwrap import Probe, probe_bwrap
+
     system = sys.platform  # a variable: type checkers would call the other branches dead
     if system == "darwin":  # pragma: no cover - a sketch; see _seatbelt
+        from ._seatbelt import probe_seatbelt
+
         return probe_seatbelt()
     if system.startswith("linux"):
         return probe_bwrap(project)
@@ -102,6 +108,8 @@ def _by(found: Probe) -> str:
 def tooldrop_confinement(spec: ToolSpec, host: ToolHost) -> Confinement | None:
     if spec.runner != "shell" or (found := _working(host)) is None:
         return None
+    from ._policy import policy_for
+
     try:
         return policy_for(spec, host).confinement(_by(found))
     except SandboxError:  # a writable path outside the project: the call will be refused
@@ -118,10 +126,16 @@ def tooldrop_wrap_command(call: ToolCall, command: Command, host: ToolHost) -> C
             raise SandboxError(REQUIRED.format(name=call.spec.name, problem=found.problem))
         _say_once(found.problem)
         return None
+    from ._bwrap import bwrap_argv, create_protected
+    from ._explain import explainer
+    from ._policy import policy_for
+
     policy = policy_for(call.spec, host, command.cwd)
     by = _by(found)
     fds: tuple[int, ...] = ()
     if by == "sandbox-exec":  # pragma: no cover - a sketch; see _seatbelt
+        from ._seatbelt import seatbelt_argv
+
         argv = seatbelt_argv(found.path, policy, command.argv)
     else:
         create_protected(policy)
@@ -151,6 +165,8 @@ def _filter_fd() -> int | None:
     A pipe per call: bwrap reads the descriptor to its end, so one shared file would be
     empty for every call after the first. The filter (88 bytes) fits the pipe's buffer.
     """
+    from ._seccomp import unix_socket_filter
+
     program = unix_socket_filter()
     if program is None:
         return None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -74,6 +73,8 @@ def command_line(argv: list[str]) -> str | list[str]:
     strips exactly that pair. Other argv lists are returned as they are.
     """
     if len(argv) == len(CMD_SWITCHES) + 2 and tuple(argv[1:-1]) == CMD_SWITCHES:
+        import subprocess  # here, not at start-up: only a Windows call needs it
+
         head = subprocess.list2cmdline(argv[:-1])
         return f'{head} "{argv[-1]}"'
     return argv

@@ -25,7 +25,6 @@ from ._capture import output_text, stopped_text
 from ._cwd import resolve_cwd
 from ._env import build_env, env_name_problem
 from ._errors import SetupError, StartError
-from ._process import run_process
 from ._select import SHELLS, shell_argv
 
 __all__ = ["run_call", "tooldrop_execute", "tooldrop_validate_spec"]
@@ -49,6 +48,9 @@ def run_call(call: ToolCall, host: ToolHost) -> ToolResult:
         command = wrap_command(call, Command(argv=argv, env=env, cwd=cwd), host)
     except (SetupError, SandboxError) as exc:
         return ToolResult.error(str(exc))
+    # Imported by the first call: a start-up that only lists tools never spawns anything.
+    from ._process import run_process
+
     try:
         outcome = run_process(
             list(command.argv),
