@@ -9,6 +9,7 @@ import re
 import pytest
 
 import tooldrop
+import tooldrop.yaml12
 from tooldrop import hookspecs
 
 from .conftest import DOCS
@@ -115,3 +116,15 @@ def test_every_field_of_a_public_model_class_is_explained(name):
             continue
         at = next(i for i, line in enumerate(lines) if re.match(rf"\s+{f.name}\s*:", line))
         assert lines[at - 1].lstrip().startswith("#:"), f"{name}.{f.name} has no `#:` comment"
+
+
+@pytest.mark.parametrize("name", sorted(tooldrop.yaml12.__all__))
+def test_the_yaml12_module_is_in_the_reference_with_docstrings(name):
+    # A public submodule: each of its names has its own `::: tooldrop.yaml12.NAME`.
+    assert re.search(rf"^::: tooldrop\.yaml12\.{name}\s*$", API_PAGE.read_text(), re.MULTILINE)
+    obj = getattr(tooldrop.yaml12, name)
+    if inspect.isclass(obj) or inspect.isroutine(obj):
+        assert len((inspect.getdoc(obj) or "").split()) >= 4, name
+    else:
+        source = inspect.getsource(tooldrop.yaml12)
+        assert re.search(rf"^#:.*\n{name}\b", source, flags=re.MULTILINE), name

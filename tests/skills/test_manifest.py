@@ -7,8 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tooldrop.skills._manifest import SKILL_NAME, read_manifest
+from tooldrop.yaml12 import load, too_big
 
-from .conftest import Tree, t
+from .conftest import Tree, a, t
 
 NAME = (
     'Invalid or missing "name" - must match /^[a-z][a-z0-9-]*$/ (kebab-case starting with a letter)'
@@ -239,3 +240,45 @@ def test_include_paths_refuse_exactly_absolute_paths_and_parent_segments(  # typ
     elif upward:
         assert problem is not None
         assert 'must not traverse upward with ".."' in problem.message
+
+
+# A few lines that expand to about 12,000 values through aliases: over the skill files'
+# bound, under the tool files' (tooldrop.yaml12.MAX_VALUES).
+BOMB = "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}' if i else 'x'] * 10)}]\n" for i in range(4))
+
+
+def test_skill_files_read_yaml_as_tool_files_do(tree: Tree) -> None:
+    # One reader (tooldrop.yaml12) for tool frontmatter, skill.yaml and agent files: a
+    # redefined anchor is accepted and a duplicate key names its first line, in both.
+    tree.bundle(
+        "anchors",
+        "name: anchors\ndescription: &d first\nversion: *d\nauthor: &d second\ntags: [*d]\n",
+        tools={"x.md": t("anchors_tool", extra="category: &d one\nnote: &d two\nseen: *d\n")},
+    )
+    tree.bundle("twice", "name: twice\ndescription: d\nname: again\n")
+    tree.bundle("agent", "name: agent\ndescription: d\n", agents={"a.md": a("n", "n: 1\nn: 2\n")})
+    host = tree.host()
+    [skill] = [s for s in host.skills() if s.name == "anchors"]
+    assert skill.manifest.version == "first"
+    assert skill.manifest.tags == ("second",)
+    assert "anchors_tool" in {spec.name for spec in host.all_tools()}
+    problems = {p.path.parent.name: p for p in host.problems() if p.path}
+    assert problems["twice"].message == (
+        'skill.yaml is not a valid YAML mapping: duplicate key "name" (first on line 1); '
+        "each key may appear only once"
+    )
+    assert problems["twice"].line == 3
+    assert problems["agents"].message.startswith('Frontmatter is not valid YAML: duplicate key "n"')
+    assert problems["agents"].line == 5
+
+
+def test_an_alias_bomb_in_a_skill_file_is_refused_at_ten_thousand_values(tree: Tree) -> None:
+    tree.bundle("bomb", BOMB + "name: bomb\ndescription: d\n")
+    tree.bundle("agentbomb", "name: agentbomb\ndescription: d\n", agents={"a.md": a("n", BOMB)})
+    host = tree.host()
+    assert [s.name for s in host.skills()] == ["agentbomb"]
+    problems = {p.path.parent.name: p for p in host.problems() if p.path}
+    expected = "it expands to more than 10000 values through aliases"
+    assert problems["bomb"].message == f"skill.yaml is not a valid YAML mapping: {expected}"
+    assert problems["agents"].message == f"Frontmatter is not valid YAML: {expected}"
+    assert too_big(load(BOMB)) is None  # a tool file may hold it

@@ -80,7 +80,7 @@ def _read_personal(path: Path, data: dict[str, object], settings: Settings) -> N
 
 
 def _yaml_error(exc: Exception, text: str) -> tuple[int | None, str]:
-    from ..skills._yaml12 import syntax_error  # yaml is imported only when a config file exists
+    from ..yaml12 import syntax_error  # yaml is imported only when a config file exists
 
     line, message = syntax_error(exc, text)
     return line, f"invalid YAML: {message}"

@@ -32,6 +32,8 @@ DEFAULT_VISIBILITY: Visibility = "scoped"
 PLACEHOLDER_DESCRIPTION = "A brief description of what this skill does."
 #: A manifest larger than this is refused unread.
 MAX_MANIFEST_BYTES = 256 * 1024
+#: Values a skill.yaml or an agent's frontmatter may expand to through YAML aliases.
+MAX_SKILL_VALUES = 10_000
 
 SKILL_NAME = re.compile(r"[a-z][a-z0-9-]*")
 _TARGET = re.compile(r"(command|agent|tool):[a-z][a-z0-9_-]*")
@@ -265,12 +267,15 @@ def read_manifest(path: Path) -> tuple[Manifest | None, Problem | None]:
     except UnicodeDecodeError:
         return None, Problem(path=path, line=1, message=f"{not_mapping}: it is not UTF-8 text")
     # YAML is imported when a bundle is found: `import tooldrop` does not pay for it.
-    from ._yaml12 import YamlError, line_of, load
+    from ..yaml12 import YamlError, compose, line_of, load, too_big
 
+    text = text.removeprefix("\ufeff")
     try:
-        value, root = load(text.removeprefix("\ufeff"))
+        value = load(text)
     except YamlError as exc:
         return None, Problem(path=path, line=exc.line, message=f"{not_mapping}: {exc.message}")
+    if (why := too_big(value, MAX_SKILL_VALUES)) is not None:
+        return None, Problem(path=path, line=1, message=f"{not_mapping}: {why}")
     if value is None:
         value = {}
     if not isinstance(value, dict):
@@ -278,5 +283,5 @@ def read_manifest(path: Path) -> tuple[Manifest | None, Problem | None]:
     try:
         return _manifest(value), None
     except _Invalid as exc:
-        line = line_of(root, exc.path) if root is not None else 1
+        line = line_of(compose(text), exc.path) or 1
         return None, Problem(path=path, line=line, field=_field_name(exc.path), message=exc.message)

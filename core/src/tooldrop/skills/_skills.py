@@ -20,6 +20,7 @@ from attrs import field, frozen
 from .._files import read_regular_file
 from .._model import Problem, Scope, ToolSpec
 from ._manifest import (
+    MAX_SKILL_VALUES,
     PLACEHOLDER_DESCRIPTION,
     Manifest,
     Subscription,
@@ -230,13 +231,14 @@ def read_agent(path: Path) -> Agent:
             "between --- markers"
         )
     frontmatter, body, first = split
-    from ._yaml12 import YamlError, load  # imported when an agent file is read
+    from ..yaml12 import YamlError, load, too_big  # imported when an agent file is read
 
     try:
-        value, _ = load(frontmatter)
+        value = load(frontmatter, first)
     except YamlError as exc:
-        line = None if exc.line is None else exc.line + first - 1
-        raise _AgentError(f"Frontmatter is not valid YAML: {exc.message}", line=line) from None
+        raise _AgentError(f"Frontmatter is not valid YAML: {exc.message}", line=exc.line) from None
+    if (why := too_big(value, MAX_SKILL_VALUES)) is not None:
+        raise _AgentError(f"Frontmatter is not valid YAML: {why}", line=first)
     if not isinstance(value, dict):
         raise _AgentError("Frontmatter is not a YAML mapping", line=first)
     name, description = value.get("name"), value.get("description")

@@ -17,8 +17,8 @@ from typing import Any
 from yaml.nodes import MappingNode, Node, SequenceNode
 
 from tooldrop import LoadResult, Origin, Problem, Scope, ToolSpec, problems_from_error
+from tooldrop import yaml12 as _yaml
 
-from . import _yaml
 from ._fields import Frontmatter, Param, field_converter
 from ._frontmatter import BOM, Split, split_frontmatter
 from ._lint import BodyProblem, lint

@@ -1,26 +1,6 @@
-"""YAML 1.2 (core schema) on PyYAML's C loader, as the reference's ``yaml`` package reads it.
-
-PyYAML implements YAML 1.1, where ``yes`` is ``True``, ``010`` is 8, ``30_000`` is 30000 and
-``2024-01-01`` is a date. The reference reads YAML 1.2's core schema, so here:
-
-- ``true``/``false`` (``True``, ``TRUE``...) are booleans; ``yes``, ``no``, ``on``, ``off`` are
-  strings;
-- ``~``, ``null`` and an empty value are null;
-- integers are decimal (``010`` is 10), ``0o17`` or ``0x1F``; ``30_000`` is a string;
-- floats are ``1.5``, ``1e3``, ``.5``, ``.inf``, ``.nan``; dates and times are strings;
-- a key that appears twice in one mapping is an error, and ``<<`` is an ordinary key; keys
-  compare as the reference compares them (``===``), so ``1`` and ``true`` are two keys although
-  ``1 == True`` in Python (the later one is then kept as its JavaScript text, ``"true"``);
-- an anchor may be defined again (``&d`` twice): an alias refers to the latest one;
-- only those tags exist: ``!!binary``, ``!!set``, ``!!timestamp`` and friends are errors.
-
-Parsing and composing stay in libyaml (``CSafeLoader``'s C parser). Tags are resolved by a
-small resolver for exactly these types, and the node tree is turned into Python values by one
-recursive function rather than PyYAML's general constructor (which supports generators,
-deferred objects and Python tags we never want), so loading a frontmatter here costs less
-than a plain ``yaml.load(..., CSafeLoader)``. :func:`compose` keeps the nodes, with their
-line numbers; it is only used to say where a problem is.
-"""
+"""The machinery of :mod:`tooldrop.yaml12`: libyaml's parser with YAML 1.2 core-schema tags,
+a Python composer for documents that define an anchor again, and the builder that turns a node
+tree into values with the reference's key rules."""
 
 from __future__ import annotations
 
@@ -32,7 +12,7 @@ from typing import Any
 import yaml
 from yaml.nodes import Node, ScalarNode, SequenceNode
 
-__all__ = ["YamlError", "compose", "load", "too_big"]
+__all__ = ["BuildError", "CoreLoader", "compose_single"]
 
 try:
     _Base: type[Any] = yaml.CSafeLoader
@@ -42,8 +22,6 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
 _TAG = "tag:yaml.org,2002:"
 STR, NULL, BOOL, INT, FLOAT = (_TAG + t for t in ("str", "null", "bool", "int", "float"))
 SEQ, MAP = _TAG + "seq", _TAG + "map"
-#: Frontmatter that expands (through aliases) to more values than this is refused.
-MAX_VALUES = 100_000
 
 _INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
 _FLOAT = re.compile(
@@ -58,7 +36,7 @@ _WORDS = {
 _NUMBER_START = frozenset("-+.0123456789")
 
 
-def resolve_plain(value: str) -> str:
+def _resolve_plain(value: str) -> str:
     """The core-schema tag of a plain (unquoted, untagged) scalar."""
     if not value:
         return NULL
@@ -73,18 +51,7 @@ def resolve_plain(value: str) -> str:
     return STR
 
 
-class YamlError(Exception):
-    """The frontmatter is not YAML we accept: what, on which line of the file, and the key
-    it is about (for a duplicate key)."""
-
-    def __init__(self, message: str, line: int | None, key: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.key = key
-
-
-class _BuildError(Exception):
+class BuildError(Exception):
     def __init__(self, message: str, node: Node, key: str = "", first: int | None = None) -> None:
         super().__init__(message)
         self.message = message
@@ -125,8 +92,8 @@ def _scalar(node: Node) -> Any:
         except ValueError:
             pass
     else:
-        raise _BuildError(f"unknown tag {tag} (YAML 1.2 core schema)", node)
-    raise _BuildError(f'"{text}" is not a valid {tag.removeprefix(_TAG)}', node)
+        raise BuildError(f"unknown tag {tag} (YAML 1.2 core schema)", node)
+    raise BuildError(f'"{text}" is not a valid {tag.removeprefix(_TAG)}', node)
 
 
 class CoreLoader(_Base):  # type: ignore[misc]  # the base is chosen at import time
@@ -143,7 +110,7 @@ class CoreLoader(_Base):  # type: ignore[misc]  # the base is chosen at import t
             if word is not None:
                 return word
             if value[0] in _NUMBER_START:
-                return resolve_plain(value)
+                return _resolve_plain(value)
             return STR
         return SEQ if kind is SequenceNode else MAP
 
@@ -185,7 +152,7 @@ def _redefines_anchor(exc: yaml.YAMLError) -> bool:
     )
 
 
-def _compose_single(text: str) -> tuple[CoreLoader, Node | None]:
+def compose_single(text: str) -> tuple[CoreLoader, Node | None]:
     """A loader and the node of the one document in ``text`` (composed again in Python when
     the document redefines an anchor)."""
     loader = CoreLoader(text)
@@ -228,12 +195,12 @@ class _Builder:
         if key in built:
             return built[key]
         if key in self.active:
-            raise _BuildError("an alias refers to a value that contains it", node)
+            raise BuildError("an alias refers to a value that contains it", node)
         self.active.add(key)
         value: Any
         if node.__class__ is SequenceNode:
             if node.tag != SEQ:
-                raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
+                raise BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
             value = [
                 (child.value if child.tag == STR else _scalar(child))
                 if child.__class__ is ScalarNode
@@ -242,7 +209,7 @@ class _Builder:
             ]
         else:
             if node.tag != MAP:
-                raise _BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
+                raise BuildError(f"unknown tag {node.tag} (YAML 1.2 core schema)", node)
             value = {}
             for key_node, value_node in node.value:
                 if key_node.__class__ is ScalarNode:
@@ -250,7 +217,7 @@ class _Builder:
                 else:
                     name = self.build(key_node)
                     if name.__class__ is dict or name.__class__ is list:
-                        raise _BuildError("a mapping key must be a plain value", key_node)
+                        raise BuildError("a mapping key must be a plain value", key_node)
                 if name in value:
                     name = _same_key(value, name)
                     if name in value:
@@ -284,124 +251,18 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b) and (a.__class__ is bool) == (b.__class__ is bool)
 
 
-def _duplicate(mapping: Node, key_node: Node, name: Hashable) -> _BuildError:
+def _duplicate(mapping: Node, key_node: Node, name: Hashable) -> BuildError:
     """The error for a key seen twice, with the line of its first appearance."""
     first = key_node.start_mark.line
     for earlier, _ in mapping.value:
         if earlier.__class__ is ScalarNode and _same(_scalar_or_none(earlier), name):
             first = earlier.start_mark.line
             break
-    return _BuildError("duplicate key", key_node, key=str(name), first=first)
+    return BuildError("duplicate key", key_node, key=str(name), first=first)
 
 
 def _scalar_or_none(node: Node) -> Any:
     try:
         return node.value if node.tag == STR else _scalar(node)
-    except _BuildError:
+    except BuildError:
         return None
-
-
-#: What the parser was reading when the text ended, as the person wrote it.
-_UNCLOSED = {
-    "while scanning a quoted scalar": "a quoted string",
-    "while parsing a flow sequence": "a [ list",
-    "while parsing a flow mapping": "a { mapping",
-}
-
-
-def _syntax_error(exc: yaml.YAMLError, text: str) -> tuple[int | None, str]:
-    """The 1-based line of a parser error and what is wrong, in one line (the core's
-    ``tooldrop.skills._yaml12.syntax_error``: a plugin keeps its own copy).
-
-    A quote or bracket left open is found at the end of the text, where the parser runs
-    out; the line that matters is where it opens, which the parser keeps as its context.
-    """
-    problem = getattr(exc, "problem", None)
-    context = getattr(exc, "context", None)
-    at = getattr(exc, "problem_mark", None)
-    opened = getattr(exc, "context_mark", None)
-    at_end = at is not None and at.index >= len(text)  # libyaml: "did not find expected ']'"
-    if opened is not None and (at_end or "end of stream" in (problem or "")):
-        what = _UNCLOSED.get(context or "")
-        if what is not None:
-            column = opened.column + 1
-            return opened.line + 1, f"{what} opens here (column {column}) and is never closed"
-    if problem:
-        message = f"{problem} ({context})" if context else str(problem)
-    else:
-        message = str(exc).splitlines()[0]
-    mark = at or opened
-    return (None if mark is None else mark.line + 1), message
-
-
-def load(text: str, first_line: int = 1) -> Any:
-    """Load one YAML document under the core schema.
-
-    :param first_line: the line of the file where ``text`` starts, for error lines.
-    :raises YamlError: not valid YAML (several documents, a syntax error, a duplicate key, an
-        unknown tag); the message says what and ``line`` where.
-    """
-    loader: CoreLoader | None = None
-    try:
-        loader, node = _compose_single(text)
-        return None if node is None else loader.construct_document(node)
-    except _BuildError as exc:
-        line = exc.node.start_mark.line + first_line
-        if exc.first is not None:
-            message = (
-                f'duplicate key "{exc.key}" (first on line {exc.first + first_line}); '
-                "each key may appear only once"
-            )
-            raise YamlError(message, line, exc.key) from None
-        raise YamlError(exc.message, line) from None
-    except yaml.YAMLError as exc:
-        line, message = _syntax_error(exc, text)
-        raise YamlError(message, None if line is None else line + first_line - 1) from None
-    except RecursionError:
-        raise YamlError("the frontmatter is nested too deeply", None) from None
-    finally:
-        if loader is not None:
-            loader.dispose()
-
-
-def compose(text: str) -> Node | None:
-    """The node tree of ``text`` (for line numbers), or ``None`` when it does not compose."""
-    try:
-        loader, node = _compose_single(text)
-    except (yaml.YAMLError, RecursionError):
-        return None
-    loader.dispose()
-    return node
-
-
-def too_big(data: Any, limit: int = MAX_VALUES) -> str | None:
-    """Why ``data`` is unsafe to keep (an alias bomb), or ``None``.
-
-    YAML aliases let a few lines stand for a structure that is huge once expanded; exports
-    serialize the schema, so such frontmatter is refused. (Self-containing aliases are
-    refused while loading.)
-    """
-    sizes: dict[int, int] = {}
-
-    def size(value: Any) -> int:
-        if not isinstance(value, dict | list):
-            return 1
-        key = id(value)
-        known = sizes.get(key)
-        if known is not None:
-            return known
-        total = 1
-        for child in value.values() if isinstance(value, dict) else value:
-            total += size(child)
-            if total > limit:
-                raise ValueError(f"it expands to more than {limit} values through aliases")
-        sizes[key] = total
-        return total
-
-    try:
-        size(data)
-    except ValueError as exc:
-        return str(exc)
-    except RecursionError:
-        return "it is nested too deeply"
-    return None

@@ -1,4 +1,5 @@
-"""The frontmatter's YAML dialect: YAML 1.2 core schema, as the reference reads it."""
+"""tooldrop.yaml12: YAML 1.2 core schema, as the reference reads it (tool frontmatter,
+skill.yaml, agent files)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import math
 
 import pytest
 
-from tooldrop_markdown._yaml import YamlError, load, too_big
+from tooldrop.yaml12 import YamlError, load, too_big
 
 
 @pytest.mark.parametrize(
