@@ -36,18 +36,13 @@ _WORDS = {
 _NUMBER_START = frozenset("-+.0123456789")
 
 
-def _resolve_plain(value: str) -> str:
-    """The core-schema tag of a plain (unquoted, untagged) scalar."""
-    if not value:
-        return NULL
-    word = _WORDS.get(value)
-    if word is not None:
-        return word
-    if value[0] in _NUMBER_START:
-        if _INT.fullmatch(value):
-            return INT
-        if _FLOAT.fullmatch(value):
-            return FLOAT
+def _number_tag(value: str) -> str:
+    """The core-schema tag of a plain scalar that starts as a number may: an integer, a
+    float, or else a string."""
+    if _INT.fullmatch(value):
+        return INT
+    if _FLOAT.fullmatch(value):
+        return FLOAT
     return STR
 
 
@@ -110,7 +105,7 @@ class CoreLoader(_Base):  # type: ignore[misc]  # the base is chosen at import t
             if word is not None:
                 return word
             if value[0] in _NUMBER_START:
-                return _resolve_plain(value)
+                return _number_tag(value)
             return STR
         return SEQ if kind is SequenceNode else MAP
 

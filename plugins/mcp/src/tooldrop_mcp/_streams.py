@@ -17,31 +17,28 @@ T_co = TypeVar("T_co", covariant=True)
 T_contra = TypeVar("T_contra", contravariant=True)
 
 
-class ReadStream(Protocol[T_co]):
+class _Closing(Protocol):
+    """What both ends have: closing, also as an async context manager."""
+
+    async def aclose(self) -> None: ...
+    async def __aenter__(self) -> Self: ...
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None: ...
+
+
+class ReadStream(_Closing, Protocol[T_co]):
     """What a transport gives to read: messages (or the exceptions it met) in order."""
 
     async def receive(self) -> T_co: ...
-    async def aclose(self) -> None: ...
     def __aiter__(self) -> ReadStream[T_co]: ...
     async def __anext__(self) -> T_co: ...
-    async def __aenter__(self) -> Self: ...
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> bool | None: ...
 
 
-class WriteStream(Protocol[T_contra]):
+class WriteStream(_Closing, Protocol[T_contra]):
     """What a transport gives to write messages to the client."""
 
     async def send(self, item: T_contra, /) -> None: ...
-    async def aclose(self) -> None: ...
-    async def __aenter__(self) -> Self: ...
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> bool | None: ...
