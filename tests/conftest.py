@@ -12,11 +12,14 @@ from hypothesis import HealthCheck, settings
 # not on the code, so Hypothesis' timing checks (deadline, too_slow) would only add flakes.
 # `dev` (the default) is quick; `ci` (CI=true) tries more inputs per test and is repeatable
 # (derandomized), so a CI failure reproduces locally with HYPOTHESIS_PROFILE=ci; `thorough`
-# is for hunting: HYPOTHESIS_PROFILE=thorough uv run pytest tests/markdown.
+# is for hunting: HYPOTHESIS_PROFILE=thorough uv run pytest tests/markdown. `mutation` is the
+# mutation runner's (tests/mutation/run.py): the same inputs in its coverage run and in every
+# mutant's run, and no example database carried from one mutant to the next.
 _COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow], "print_blob": True}
 settings.register_profile("dev", max_examples=50, **_COMMON)
 settings.register_profile("ci", max_examples=100, derandomize=True, **_COMMON)
 settings.register_profile("thorough", max_examples=2000, **_COMMON)
+settings.register_profile("mutation", max_examples=50, derandomize=True, database=None, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 

@@ -1,7 +1,7 @@
 """Mutation testing of the modules tooldrop's safety promises rest on. On demand, not in CI:
 
     uv run --group mutation python tests/mutation/run.py              # every safety module
-    uv run --group mutation python tests/mutation/run.py approval _grants --jobs 2
+    uv run --group mutation python tests/mutation/run.py approval _grants
     uv run --group mutation python tests/mutation/run.py --list        # the mutants only
 
 How it works, and why this way: mutmut puts only its own ``mutants/`` copy on the import path,
@@ -10,12 +10,17 @@ runner copies the repository once per job, puts the copy's source directories fi
 ``PYTHONPATH`` (ahead of the editable installs' ``.pth`` entries), and mutates files in the
 copies only; your tree is never touched.
 
-1. One coverage run of the tests with per-test contexts (pytest-cov ``--cov-context=test``)
-   tells which tests run each line.
-2. Each mutant runs the tests covering its line (``-x``, fastest first). A mutant that
-   survives them runs again against its package's whole test directories, which also reach
-   code that only runs in subprocesses (the CLI, ``tooldrop serve``).
-3. Survivors listed in ``tests/mutation/equivalents.txt`` with a reason are *equivalent*
+1. Coverage: one run of the targets' tests (``TARGETS``, in parallel with xdist) records which
+   test runs each line, in the pytest process and in every subprocess a test starts
+   (``_hook/``). It is cached by the content of the sources and tests: a second run with
+   nothing changed skips it.
+2. Mutants: a worker per job (``_worker.py``) imports pytest and the tests' libraries once and
+   forks a fresh child per mutant, which runs the tests covering the mutated line, fastest
+   first, stopping at the first failure. A line run at import time (a constant, a default)
+   runs the tests covering the lines that use what it defines.
+3. A mutant that survives its tests runs once more against its module's test paths, in case a
+   test reaches the line where coverage cannot see it.
+4. Survivors listed in ``tests/mutation/equivalents.txt`` with a reason are *equivalent*
    (no test could tell them apart); the rest are *real gaps*.
 
 The last line totals it: ``mutation: N mutants, K killed, E equivalent, G real gaps``.
@@ -24,108 +29,350 @@ The last line totals it: ``mutation: N mutants, K killed, E equivalent, G real g
 from __future__ import annotations
 
 import argparse
+import ast
+import compileall
 import concurrent.futures
+import hashlib
+import json
 import os
+import py_compile
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mutants import Mutant, mutants_of
 
 ROOT = Path(__file__).resolve().parents[2]
-EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.txt"
+HERE = Path(__file__).resolve().parent
+EQUIVALENTS = HERE / "equivalents.txt"
+CACHE = ROOT / ".mutation-cache"
 
-#: The safety modules, each with the test directories that exercise it (the fallback run).
+#: The safety modules, each with the tests that exercise it: the coverage step runs these,
+#: and a survivor runs them all once more before it counts.
+_CORE = "core/src/tooldrop"
+_MARKDOWN = "plugins/markdown/src/tooldrop_markdown"
+_SHELL = "plugins/shell/src/tooldrop_shell"
+_SANDBOX = "plugins/sandbox/src/tooldrop_sandbox"
 TARGETS: dict[str, tuple[str, ...]] = {
-    "core/src/tooldrop/approval.py": ("tests/core", "tests/integration", "tests/python"),
-    "core/src/tooldrop/policy/_invariants.py": ("tests/core", "tests/integration"),
-    "core/src/tooldrop/policy/_trust.py": ("tests/core", "tests/integration"),
-    "core/src/tooldrop/policy/_grants.py": ("tests/core", "tests/integration"),
-    "core/src/tooldrop/policy/_envrules.py": ("tests/core", "tests/shell", "tests/markdown"),
-    "core/src/tooldrop/_files.py": ("tests/core", "tests/integration"),
-    "core/src/tooldrop/_registry.py": ("tests/core",),
-    "core/src/tooldrop/calls/_output.py": ("tests/core", "tests/shell"),
-    "core/src/tooldrop/schemas/_pattern.py": ("tests/core",),
-    "core/src/tooldrop/host/_speccheck.py": ("tests/core",),
-    "plugins/markdown/src/tooldrop_markdown/_quote.py": ("tests/markdown",),
-    "plugins/markdown/src/tooldrop_markdown/_lint.py": ("tests/markdown",),
-    "plugins/markdown/src/tooldrop_markdown/_tagcheck.py": ("tests/markdown",),
-    "plugins/markdown/src/tooldrop_markdown/_plainbody.py": ("tests/markdown",),
-    "plugins/shell/src/tooldrop_shell/_capture.py": ("tests/shell",),
-    "plugins/shell/src/tooldrop_shell/_cwd.py": ("tests/shell/test_cwd.py",),
-    "plugins/shell/src/tooldrop_shell/_env.py": ("tests/shell",),
-    "plugins/sandbox/src/tooldrop_sandbox/_bwrap.py": ("tests/sandbox",),
-    "plugins/sandbox/src/tooldrop_sandbox/_policy.py": ("tests/sandbox",),
+    # who may run what: the approval decision, its invariants, trust, grants
+    f"{_CORE}/approval.py": ("tests/core", "tests/integration", "tests/python", "tests/sandbox"),
+    f"{_CORE}/policy/_invariants.py": ("tests/core", "tests/integration", "tests/sandbox"),
+    f"{_CORE}/policy/_trust.py": ("tests/core", "tests/integration"),
+    f"{_CORE}/policy/_grants.py": ("tests/core", "tests/integration"),
+    f"{_CORE}/_files.py": ("tests/core", "tests/integration"),
+    f"{_CORE}/_registry.py": ("tests/core",),
+    f"{_CORE}/host/_speccheck.py": ("tests/core",),
+    # what a tool's process gets: its environment, its directory, its sandbox
+    f"{_CORE}/policy/_envrules.py": ("tests/core", "tests/shell", "tests/markdown"),
+    f"{_SHELL}/_env.py": ("tests/shell",),
+    f"{_SHELL}/_cwd.py": ("tests/shell",),
+    f"{_CORE}/calls/_sandbox.py": ("tests/core", "tests/sandbox", "tests/shell"),
+    f"{_SANDBOX}/_bwrap.py": ("tests/sandbox",),
+    f"{_SANDBOX}/_policy.py": ("tests/sandbox",),
+    # what the model sees of its output
+    f"{_CORE}/calls/_output.py": ("tests/core", "tests/shell"),
+    f"{_SHELL}/_capture.py": ("tests/shell",),
+    # arguments: patterns run on RE2 as ECMA-262 means them
+    f"{_CORE}/schemas/_pattern.py": ("tests/core",),
+    f"{_CORE}/schemas/_ecma.py": ("tests/core",),
+    # values never become code: placeholders, the shell's parse, quoting
+    f"{_MARKDOWN}/_template.py": ("tests/markdown",),
+    f"{_MARKDOWN}/_shell.py": ("tests/markdown",),
+    f"{_MARKDOWN}/_tagcheck.py": ("tests/markdown",),
+    f"{_MARKDOWN}/_bashtree.py": ("tests/markdown",),
+    f"{_MARKDOWN}/_bashwords.py": ("tests/markdown",),
+    f"{_MARKDOWN}/_positions.py": ("tests/markdown",),
+    f"{_MARKDOWN}/_placement.py": ("tests/markdown",),
+    f"{_MARKDOWN}/_shapes.py": ("tests/markdown",),
+    f"{_MARKDOWN}/_plainbody.py": ("tests/markdown",),
+    f"{_MARKDOWN}/_lint.py": ("tests/markdown",),
+    f"{_MARKDOWN}/_quote.py": ("tests/markdown",),
 }
 SOURCE_DIRS = ["core/src", *sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("plugins/*/src"))]
+#: Every pytest run here: no cache, no plugins that only cost start-up time.
+PYTEST = [
+    "-q",
+    "--no-header",
+    "-p",
+    "no:cacheprovider",
+    "-p",
+    "no:langsmith_plugin",
+    "-p",
+    "no:pytest_cov",
+]
 
 
-def _copy_tree(dest: Path) -> Path:
-    files = subprocess.run(
+def _tracked() -> list[str]:
+    return subprocess.run(
         ["git", "ls-files", "-co", "--exclude-standard"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
-    ).stdout.splitlines()  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+
+
+def _copy_tree(files: list[str], dest: Path) -> Path:
     for name in files:
         src = ROOT / name
         if src.is_file():
             target = dest / name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, target)
+    # Bytecode checked by the source's hash, not its time stamp: every import of an unchanged
+    # module skips compiling it, and a mutant (same size, same second) never loads stale code.
+    for directory in SOURCE_DIRS:
+        compileall.compile_dir(
+            dest / directory, quiet=1, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH
+        )
     return dest
 
 
-def _env(copy: Path) -> dict[str, str]:
+def _env(copy: Path, **extra: str) -> dict[str, str]:
     paths = [str(copy / d) for d in SOURCE_DIRS]
-    extra = os.environ.get("PYTHONPATH")
+    inherited = os.environ.get("PYTHONPATH")
     return {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([*paths, *([extra] if extra else [])]),
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "HYPOTHESIS_PROFILE": "dev",
+        "PYTHONPATH": os.pathsep.join([*paths, *([inherited] if inherited else [])]),
+        "PYTHONDONTWRITEBYTECODE": "1",  # a mutant's bytecode must never outlive it
+        "HYPOTHESIS_PROFILE": "mutation",  # the same examples in every run (tests/conftest.py)
+        **extra,
     }
 
 
-def _pytest(copy: Path, args: list[str], timeout: float) -> tuple[bool, float]:
-    """Run pytest in ``copy``: (passed, seconds); a timeout counts as a failure (killed)."""
-    start = time.monotonic()
-    command = [sys.executable, "-m", "pytest", "-q", "-x", "-n0", "-p", "no:cacheprovider", *args]
-    try:
-        done = subprocess.run(
-            command, cwd=copy, env=_env(copy), capture_output=True, timeout=timeout, check=False
-        )
-    except subprocess.TimeoutExpired:
-        return False, time.monotonic() - start
-    return done.returncode == 0, time.monotonic() - start
+# -- step 1: which tests run each line ---------------------------------------------------------
 
 
-def _coverage(copy: Path, targets: list[str]) -> dict[str, dict[int, set[str]]]:
-    """``{path: {line: test node ids}}`` from one run of the targets' test directories."""
-    dirs = sorted({d for t in targets for d in TARGETS[t]})
-    data_file = copy / ".coverage.mutation"
-    sources = sorted({str((copy / t).parent) for t in targets})
-    args = [
-        *dirs, "-n0", "-q", "-p", "no:cacheprovider", "--cov-context=test", "--cov-report=",
-        *(f"--cov={s}" for s in sources),
-    ]  # fmt: skip
-    env = {**_env(copy), "COVERAGE_FILE": str(data_file)}
-    subprocess.run([sys.executable, "-m", "pytest", *args], cwd=copy, env=env, check=False,
-                   capture_output=True)  # fmt: skip
-    import coverage
-
-    data = coverage.CoverageData(basename=str(data_file))
-    data.read()
-    found: dict[str, dict[int, set[str]]] = {}
+def _cache_keys(files: list[str], targets: list[str]) -> dict[str, str]:
+    """Per target, a digest of what its coverage depends on: the sources, the project's
+    configuration, the test directories it runs and the coverage hook."""
+    shared = ("core/", "plugins/", "docs/examples/", "tests/mutation/_hook/")
+    top = ("pyproject.toml", "uv.lock", "tests/conftest.py")
+    digests = {}
+    for name in files:
+        if (ROOT / name).is_file() and (name.startswith(("tests/", *shared)) or name in top):
+            digests[name] = hashlib.sha256((ROOT / name).read_bytes()).hexdigest()
+    keys = {}
     for target in targets:
-        by_line = data.contexts_by_lineno(str(copy / target))
-        found[target] = {
-            line: {c.rsplit("|", 1)[0] for c in contexts if c} for line, contexts in by_line.items()
+        dirs = tuple(p if (ROOT / p).is_dir() else str(Path(p).parent) for p in TARGETS[target])
+        h = hashlib.sha256(f"{target}\n{TARGETS[target]}\n".encode())
+        for name in sorted(digests):
+            if name.startswith((*shared, *(f"{d}/" for d in dirs))) or name in top:
+                h.update(f"{name} {digests[name]}\n".encode())
+        keys[target] = h.hexdigest()[:16]
+    return keys
+
+
+def _cache_file(keys: dict[str, str], target: str) -> Path:
+    return CACHE / f"{Path(target).stem}-{keys[target]}.json"
+
+
+def _coverage(
+    copy: Path, targets: list[str], keys: dict[str, str], jobs: int
+) -> dict[str, dict[str, Any]]:
+    """Per target: ``lines`` (line → test ids), ``durations``, ``failed`` and ``modules``."""
+    found: dict[str, dict[str, Any]] = {}
+    for target in targets:
+        cached = _cache_file(keys, target)
+        if cached.exists():
+            found[target] = json.loads(cached.read_text(encoding="utf-8"))
+    missing = [t for t in targets if t not in found]
+    if not missing:
+        return found
+    paths = sorted({p for t in missing for p in TARGETS[t]})
+    print(f"coverage: {' '.join(paths)}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="tooldrop-coverage-") as data:
+        env = _env(
+            copy,
+            TOOLDROP_MUTATION_COVERAGE=data,
+            TOOLDROP_MUTATION_ROOT=str(copy),
+            TOOLDROP_MUTATION_INCLUDE=os.pathsep.join(str(copy / t) for t in missing),
+        )
+        env["PYTHONPATH"] = os.pathsep.join([str(HERE / "_hook"), env["PYTHONPATH"]])
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            *PYTEST,
+            "-n",
+            str(jobs),
+            f"--basetemp={copy / '.tmp'}",
+            "-p",
+            "tooldrop_mutation_plugin",
+            *paths,
+        ]
+        done = subprocess.run(
+            command, cwd=copy, env=env, capture_output=True, text=True, check=False
+        )
+        summary = done.stdout.strip().splitlines()[-1:] or ["(no output)"]
+        print(f"coverage: {summary[0]}", flush=True)
+        import coverage
+
+        merged = coverage.Coverage(data_file=str(Path(data) / ".coverage"), config_file=False)
+        merged.combine([data], keep=True)
+        covered = merged.get_data()
+        by_target = {t: covered.contexts_by_lineno(str(copy / t)) for t in missing}
+        durations: dict[str, float] = {}
+        failed: set[str] = set()
+        modules: dict[str, None] = {}  # in import order: a module's parents come first
+        for record_file in Path(data).glob("tests.*.json"):
+            record = json.loads(record_file.read_text(encoding="utf-8"))
+            durations.update(record["durations"])
+            failed.update(record["failed"])
+            modules.update(dict.fromkeys(record["modules"]))
+    if failed:
+        print(f"coverage: {len(failed)} tests fail without any mutant; they are left out:")
+        for name in sorted(failed):
+            print(f"  {name}")
+    CACHE.mkdir(exist_ok=True)
+    for target in missing:
+        lines = {
+            str(line): sorted({c for c in contexts if c and c not in failed})
+            for line, contexts in by_target[target].items()
         }
+        used = {t for tests in lines.values() for t in tests}
+        found[target] = {
+            "lines": lines,
+            "durations": {t: durations.get(t, 0.0) for t in used},
+            "failed": sorted(failed),
+            "modules": list(modules),
+        }
+        _cache_file(keys, target).write_text(json.dumps(found[target]), encoding="utf-8")
     return found
+
+
+def _import_time_uses(source: str) -> dict[int, set[int]]:
+    """For each line run at import time (outside any function body), the lines that use what
+    its top-level statement defines: a constant's readers, a function's body, a class's
+    methods. Coverage credits such a line to no test (it ran while tests were collected)."""
+    tree = ast.parse(source)
+    runtime: set[int] = set()
+    loads: dict[str, set[int]] = defaultdict(set)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for stmt in node.body:
+                runtime.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+        elif isinstance(node, ast.Lambda):
+            runtime.update(range(node.body.lineno, (node.body.end_lineno or 0) + 1))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads[node.id].add(node.lineno)
+    uses: dict[int, set[int]] = {}
+    for stmt in tree.body:
+        span = range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1)
+        names: set[str] = set()
+        inner: set[int] = set()
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(stmt.name)
+            inner = {line for line in span if line in runtime}
+        elif isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        used = inner | {line for name in names for line in loads[name]}
+        for line in span:
+            if line not in runtime:
+                uses[line] = used - set(span) | inner
+    return uses
+
+
+class _Selector:
+    """The tests to run for a mutant of one module, fastest first."""
+
+    def __init__(self, target: str, info: dict[str, Any]) -> None:
+        self.lines: dict[int, list[str]] = {int(k): v for k, v in info["lines"].items()}
+        self.durations: dict[str, float] = info["durations"]
+        self.uses = _import_time_uses((ROOT / target).read_text(encoding="utf-8"))
+        self.everything = sorted({t for tests in self.lines.values() for t in tests})
+
+    def tests(self, line: int) -> list[str]:
+        chosen = set(self.lines.get(line, ()))
+        if line in self.uses:
+            for used in self.uses[line]:
+                chosen.update(self.lines.get(used, ()))
+            if not chosen:  # used from other modules only: every test that reaches this one
+                chosen = set(self.everything)
+        return sorted(chosen, key=lambda t: (self.durations.get(t, 0.0), t))
+
+    def seconds(self, tests: list[str]) -> float:
+        return sum(self.durations.get(t, 0.0) for t in tests)
+
+
+# -- step 2: the mutants -----------------------------------------------------------------------
+
+
+class _Worker:
+    """One job: a copy of the tree and a forking pytest worker (``_worker.py``) running in it."""
+
+    def __init__(self, copy: Path, modules: list[str]) -> None:
+        self.copy = copy
+        self.modules = list(modules)
+        self.left_out: list[str] = []
+        self._start()
+
+    def _start(self) -> None:
+        while True:
+            self.proc = subprocess.Popen(
+                [sys.executable, str(HERE / "_worker.py")],
+                cwd=self.copy,
+                env=_env(self.copy),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            answer = self._ask({"modules": self.modules})
+            if answer.get("ready"):
+                return
+            self.close()  # that module imports tooldrop itself: the children must do it
+            self.left_out.append(answer["pulls_in"])
+            self.modules.remove(answer["pulls_in"])
+
+    def _ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the mutation worker in {self.copy} died")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def pytest(self, tests: list[str], timeout: float) -> tuple[int, float]:
+        # --basetemp: pytest's default one is shared with every other pytest on the machine,
+        # and its clean-up of old runs there can take longer than the tests.
+        args = [*PYTEST, "-x", "-n0", f"--basetemp={self.copy / '.tmp'}", *tests]
+        answer = self._ask({"args": args, "timeout": timeout})
+        return answer["code"], answer["seconds"]
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def _judge(worker: _Worker, mutant: Mutant, tests: list[str], budget: float) -> tuple[str, float]:
+    """``killed``, ``survived``, ``uncovered`` or ``error: ...`` for ``mutant`` in ``worker``,
+    and the seconds it took."""
+    if not tests:
+        return "uncovered", 0.0
+    path = worker.copy / mutant.path
+    original = path.read_text(encoding="utf-8")
+    path.write_text(mutant.source, encoding="utf-8")
+    try:
+        code, seconds = worker.pytest(tests, timeout=60 + 4 * budget)
+    finally:
+        path.write_text(original, encoding="utf-8")
+    if code == 0:
+        return "survived", seconds
+    if code in (4, 5):  # usage error, or no test collected: the runner's fault, not the mutant's
+        return f"error: pytest exit {code}, see {worker.copy / '.mutant.log'}", seconds
+    # failed (1), errors while collecting (2: a mutant that breaks an import), timed out (-9)
+    return "killed", seconds
 
 
 def _equivalents() -> dict[str, str]:
@@ -138,27 +385,105 @@ def _equivalents() -> dict[str, str]:
     return known
 
 
-def _judge(copy: Path, mutant: Mutant, tests: list[str], fallback: tuple[str, ...]) -> str:
-    """``killed`` or ``survived``, with ``mutant`` written into ``copy`` while it runs."""
-    path = copy / mutant.path
-    original = path.read_text(encoding="utf-8")
-    path.write_text(mutant.source, encoding="utf-8")
-    try:
-        if tests:
-            passed, _ = _pytest(copy, tests, timeout=300)
-            if not passed:
-                return "killed"
-        passed, _ = _pytest(copy, list(fallback), timeout=900)
-        return "survived" if passed else "killed"
-    finally:
-        path.write_text(original, encoding="utf-8")
+class _Pool:
+    """The workers, lent out one per thread."""
+
+    def __init__(self, workers: list[_Worker]) -> None:
+        self._free = list(workers)
+        self._lock = threading.Lock()
+
+    def judge(self, mutant: Mutant, tests: list[str], budget: float) -> tuple[str, float]:
+        with self._lock:
+            worker = self._free.pop()
+        try:
+            return _judge(worker, mutant, tests, budget)
+        finally:
+            with self._lock:
+                self._free.append(worker)
+
+
+def _mutate(
+    mutants: list[Mutant], selectors: dict[str, _Selector], pool: _Pool, jobs: int, verbose: bool
+) -> dict[str, str]:
+    """Each mutant's verdict, from the tests covering its line."""
+
+    def run(mutant: Mutant) -> tuple[Mutant, str, float, int]:
+        selector = selectors[mutant.path]
+        tests = selector.tests(mutant.line)
+        verdict, seconds = pool.judge(mutant, tests, selector.seconds(tests))
+        return mutant, verdict, seconds, len(tests)
+
+    outcome: dict[str, str] = {}
+    start = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as threads:
+        for done, (mutant, verdict, seconds, count) in enumerate(threads.map(run, mutants), 1):
+            outcome[mutant.id] = verdict
+            if verbose:
+                print(
+                    f"  {verdict:8} {seconds:5.1f} s {count:4} tests  {mutant.id}  "
+                    f"L{mutant.line} {mutant.what}",
+                    flush=True,
+                )
+            elif done % 100 == 0:
+                print(f"  {done}/{len(mutants)} in {time.monotonic() - start:.0f} s", flush=True)
+    return outcome
+
+
+def _recheck(mutants: list[Mutant], pool: _Pool, jobs: int) -> list[Mutant]:
+    """The survivors that their module's whole test paths kill (coverage missed the test)."""
+
+    def again(mutant: Mutant) -> tuple[Mutant, str]:
+        return mutant, pool.judge(mutant, list(TARGETS[mutant.path]), 300)[0]
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as threads:
+        return [m for m, verdict in threads.map(again, mutants) if verdict == "killed"]
+
+
+def _report(targets: list[str], mutants: list[Mutant], outcome: dict[str, str]) -> int:
+    per_module: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for mutant in mutants:
+        verdict = outcome[mutant.id]
+        if verdict not in ("killed", "equivalent"):
+            print(f"{verdict.upper()} {mutant.id}  L{mutant.line} {mutant.what}")
+            verdict = "survived"
+        per_module[mutant.path][verdict] += 1
+    print(f"\n{'module':56} mutants killed equiv  gaps  score")
+    for path in targets:
+        counts = per_module[path]
+        total = sum(counts.values())
+        real = total - counts["equivalent"]
+        score = 100 * counts["killed"] / real if real else 100.0
+        print(
+            f"{path:56} {total:7} {counts['killed']:6} {counts['equivalent']:5} "
+            f"{counts['survived']:5} {score:5.1f}%"
+        )
+    total = len(mutants)
+    killed = sum(v == "killed" for v in outcome.values())
+    equivalent = sum(v == "equivalent" for v in outcome.values())
+    return total - killed - equivalent
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("modules", nargs="*", help="module names or paths (default: all)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    parser.add_argument("-v", "--verbose", action="store_true", help="a line per mutant")
+    parser.add_argument(
+        "--coverage",
+        action="store_true",
+        help="run the coverage step only; list the test files per module",
+    )
+    parser.add_argument(
+        "--recheck",
+        action="store_true",
+        help="run each survivor again against its module's test paths",
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="also run the mutants equivalents.txt lists (they should survive)",
+    )
     args = parser.parse_args(argv)
 
     targets = [t for t in TARGETS if (ROOT / t).exists()]
@@ -172,46 +497,76 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     equivalents = _equivalents()
+    steps: dict[str, float] = {}
+    started = clock = time.monotonic()
+
+    def step(name: str) -> None:
+        nonlocal clock
+        now = time.monotonic()
+        steps[name] = now - clock
+        clock = now
+
+    jobs = max(args.jobs, 1)
+    # A listed equivalent was judged by a person: it is not run again unless asked (--all).
+    outcome = {m.id: "equivalent" for m in mutants if m.id in equivalents and not args.all}
+    to_run = [m for m in mutants if m.id not in outcome]
     with tempfile.TemporaryDirectory(prefix="tooldrop-mutation-") as scratch:
-        copies = [_copy_tree(Path(scratch) / f"job{i}") for i in range(max(args.jobs, 1))]
-        print(f"coverage of {len(targets)} modules ...", flush=True)
-        lines = _coverage(copies[0], targets)
-        free = list(copies)
-        outcome: dict[str, str] = {}
+        files = _tracked()
+        copies = [_copy_tree(files, Path(scratch) / f"job{i}") for i in range(jobs)]
+        keys = _cache_keys(files, targets)
+        step("copies")
+        info = _coverage(copies[0], targets, keys, jobs)
+        step("coverage")
+        if args.coverage:
+            for target in targets:
+                lines = info[target]["lines"]
+                users = sorted({t.partition("::")[0] for tests in lines.values() for t in tests})
+                print(f"{target}: {len(lines)} lines run, by {' '.join(users)}")
+            return 0
+        selectors = {t: _Selector(t, info[t]) for t in targets}
+        modules = list(dict.fromkeys(m for t in targets for m in info[t]["modules"]))
+        workers: list[_Worker] = []
+        try:
+            workers.extend(_Worker(copy, modules) for copy in copies)
+            if workers[0].left_out:
+                print(f"workers: left out {workers[0].left_out} (they import the project)")
+            step("workers")
+            print(
+                f"{len(to_run)} mutants to run ({len(mutants) - len(to_run)} listed as "
+                f"equivalent), {len(targets)} modules, {jobs} jobs",
+                flush=True,
+            )
+            pool = _Pool(workers)
+            outcome.update(_mutate(to_run, selectors, pool, jobs, args.verbose))
+            step("mutants")
+            for mutant in to_run:
+                if outcome[mutant.id] == "killed" and mutant.id in equivalents:
+                    print(f"note: {mutant.id} is listed as equivalent, and a test kills it")
+                elif outcome[mutant.id] in ("survived", "uncovered") and mutant.id in equivalents:
+                    outcome[mutant.id] = "equivalent"
+            survivors = [m for m in to_run if outcome[m.id] == "survived"]
+            if args.recheck and survivors:
+                print(f"recheck: {len(survivors)} survivors against their modules' test paths")
+                for mutant in _recheck(survivors, pool, jobs):
+                    outcome[mutant.id] = "killed"
+                    print(f"  killed only by its module's test paths: {mutant.id}")
+                step("recheck")
+        finally:
+            for worker in workers:
+                worker.close()
 
-        def run(mutant: Mutant) -> tuple[Mutant, str]:
-            copy = free.pop()
-            try:
-                tests = sorted(lines.get(mutant.path, {}).get(mutant.line, ()))
-                return mutant, _judge(copy, mutant, tests, TARGETS[mutant.path])
-            finally:
-                free.append(copy)
-
-        with concurrent.futures.ThreadPoolExecutor(max_workers=len(copies)) as pool:
-            for mutant, verdict in pool.map(run, mutants):
-                if verdict == "survived" and mutant.id in equivalents:
-                    verdict = "equivalent"
-                outcome[mutant.id] = verdict
-                if verdict == "survived":
-                    print(f"SURVIVED {mutant.id}  L{mutant.line} {mutant.what}", flush=True)
-
-    per_module: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for mutant in mutants:
-        per_module[mutant.path][outcome[mutant.id]] += 1
-    print(f"\n{'module':60} mutants killed equiv  gaps  score")
-    for path in targets:
-        counts = per_module[path]
-        total = sum(counts.values())
-        real = total - counts["equivalent"]
-        score = 100 * counts["killed"] / real if real else 100.0
-        print(
-            f"{path:60} {total:7} {counts['killed']:6} {counts['equivalent']:5} "
-            f"{counts['survived']:5} {score:5.1f}%"
-        )
-    total = len(mutants)
-    killed = sum(v == "killed" for v in outcome.values())
-    equivalent = sum(v == "equivalent" for v in outcome.values())
-    gaps = sum(v == "survived" for v in outcome.values())
+    gaps = _report(targets, mutants, outcome)
+    mutated = {m.path for m in mutants}
+    for mutant_id in sorted(set(equivalents) - {m.id for m in mutants}):
+        if mutant_id.partition("::")[0] in mutated:
+            print(f"note: {mutant_id} in equivalents.txt is no longer a mutant of its module")
+    print(
+        "time: "
+        + ", ".join(f"{k} {v:.0f} s" for k, v in steps.items())
+        + f", total {time.monotonic() - started:.0f} s"
+    )
+    total, equivalent = len(mutants), sum(v == "equivalent" for v in outcome.values())
+    killed = total - equivalent - gaps
     print(f"mutation: {total} mutants, {killed} killed, {equivalent} equivalent, {gaps} real gaps")
     return 1 if gaps else 0
 
