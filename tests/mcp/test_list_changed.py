@@ -85,27 +85,64 @@ async def test_a_new_python_tool_shows_up_too(connect, workspace):
         assert result.content[0].text == "late but here"  # type: ignore[union-attr]
 
 
+WATCH = "tooldrop serve: watch: "
+
+
+def watch_lines(server) -> list[str]:
+    """The server's ``watch:`` lines on stderr (TOOLDROP_TRACE_WATCH=1), one per finished check."""
+    return [line for line in server.stderr().splitlines() if line.startswith(WATCH)]
+
+
+async def checks_after(server, seen: int, count: int = 2, timeout: float = 30) -> list[str]:
+    """Wait until ``count`` more checks than ``seen`` have finished; the lines after ``seen``.
+
+    Two, not one: the first may have begun before what the test just changed. The second began
+    after it, and its notification, if any, left before its line was written."""
+    with anyio.fail_after(timeout):
+        while len(lines := watch_lines(server)) < seen + count:
+            await anyio.sleep(0.02)
+    return lines[seen:]
+
+
+def traced(workspace) -> dict[str, str]:
+    return {**workspace.env(), "TOOLDROP_TRACE_WATCH": "1"}
+
+
 async def test_touching_a_file_without_changing_its_tools_says_nothing(connect, workspace):
     path = workspace.markdown_tool("first.md", TOOL.format(name="first", description="One."))
     changes = ChangeWatcher()
-    async with connect(workspace, "--poll-interval", "0.2", message_handler=changes) as server:
+    poll = ("--poll-interval", "0.2")
+    async with connect(workspace, *poll, env=traced(workspace), message_handler=changes) as server:
         assert await names(server.session) == ["first"]
         # Same listing (only the script changed): the client has nothing to refetch.
+        seen = len(watch_lines(server))
         path.write_text(path.read_text().replace("echo first", "echo first again"))
-        await anyio.sleep(1.5)
+        after = await checks_after(server, seen)
+        assert WATCH + "files changed, the tool list did not" in after
+        result = await server.session.call_tool("first", {})  # a round trip: nothing in flight
         assert changes.count == 0
-        result = await server.session.call_tool("first", {})
         assert result.content[0].text == "EXIT_CODE: 0\nfirst again"  # type: ignore[union-attr]
         # ...and a real change still gets through afterwards.
         workspace.markdown_tool("third.md", TOOL.format(name="third", description="Three."))
         await changes.wait()
         assert changes.count == 1
+        assert watch_lines(server)[-1] == WATCH + "the tool list changed, clients told"
 
 
 async def test_watching_can_be_turned_off(connect, workspace):
-    changes = ChangeWatcher()
-    async with connect(workspace, "--poll-interval", "0", message_handler=changes) as server:
+    changes, control = ChangeWatcher(), ChangeWatcher()
+    env = traced(workspace)
+    async with (
+        connect(workspace, "--poll-interval", "0", env=env, message_handler=changes) as server,
+        connect(workspace, "--poll-interval", "0.2", env=env, message_handler=control) as watching,
+    ):
         assert await names(server.session) == []
+        seen = len(watch_lines(watching))
         workspace.markdown_tool("first.md", TOOL.format(name="first", description="One."))
-        await anyio.sleep(1.5)
+        # A server that watches has noticed, told its client, and checked once more since...
+        await control.wait()
+        await checks_after(watching, seen, count=3)
+        await names(server.session)  # a round trip: nothing in flight
+        # ...while this one never checked, and said nothing.
+        assert watch_lines(server) == []
         assert changes.count == 0

@@ -13,6 +13,7 @@ a person. ``--mode`` fixes the mode for every client.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -226,14 +227,22 @@ class ToolServer:
         return sorted({d for host in list(self._hosts.values()) for d in watched_dirs(host)})
 
     async def _watch(self) -> None:
+        # TOOLDROP_TRACE_WATCH=1: a line on stderr per check, once the check (and any
+        # notification) is done; how a test (or a puzzled user) knows a check saw a change.
+        trace = bool(os.environ.get("TOOLDROP_TRACE_WATCH"))
         seen = await anyio.to_thread.run_sync(lambda: signature(self._dirs()))
         while True:
             await anyio.sleep(self.poll_interval)
             now = await anyio.to_thread.run_sync(lambda: signature(self._dirs()))
+            outcome = "nothing changed"
             if now != seen:
                 seen = now
+                outcome = "files changed, the tool list did not"
                 if await anyio.to_thread.run_sync(self._reload):
                     await self._notify_list_changed()
+                    outcome = "the tool list changed, clients told"
+            if trace:
+                _log(f"watch: {outcome}")
 
     def _reload(self) -> bool:
         """Re-scan every host; whether any tool listing changed."""
