@@ -36,6 +36,7 @@ from tooldrop import Mode, Problem, ToolHost, ToolResult
 
 from ._elicit import InputRound, client_can_elicit, elicitation_ask
 from ._ids import message_id, recover_id
+from ._progress import output_progress
 from ._streams import ReadStream, WriteStream
 from ._watch import signature, watched_dirs
 
@@ -188,9 +189,11 @@ class ToolServer:
                 ask = elicitation_ask(
                     ctx.session, ctx.request_id, host=host, offer_always=self.offer_always
                 )
-            result = await host.acall(
-                params.name, params.arguments or {}, ask=ask, skill=self.skill
-            )
+            async with output_progress(ctx) as on_output:
+                result = await host.acall(
+                    params.name, params.arguments or {}, ask=ask, skill=self.skill,
+                    on_output=on_output,
+                )  # fmt: skip
         except Exception as exc:  # noqa: BLE001 - a host bug is an error result, never a dead server.
             failure = f"{type(exc).__name__}: {exc}"
             text, is_error = f'Tool "{params.name}" failed in the server: {failure}', True
