@@ -132,7 +132,7 @@ def bench_calls(root: Path) -> None:
             loop.close()
 
     from tooldrop import ToolCall
-    from tooldrop_python._runner import run_call
+    from tooldrop.pytools._runner import run_call
 
     trivial = ToolCall(spec=host.get("custom__trivial"), args={})
     n = 2000

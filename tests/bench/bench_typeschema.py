@@ -450,7 +450,7 @@ def import_times(rounds: int) -> None:
         total = 0
         for line in python("-X", "importtime", "-c", "import tooldrop").stderr.splitlines():
             parts = line.split("|")
-            if len(parts) == 3 and parts[2].strip() in {f"tooldrop.{m}" for m in OURS}:
+            if len(parts) == 3 and parts[2].strip() in {f"tooldrop.pytools.{m}" for m in OURS}:
                 total += int(parts[0].split(":")[1])  # self time, microseconds
         own.append(total / 1e6)
     floor = min(base)

@@ -154,6 +154,7 @@ def test_plugins_lists_hooks_and_origins(cli):
     by_name = {p["name"]: p for p in data}
     assert by_name["tooldrop.schema"]["origin"] == "builtin"
     assert by_name["approval"]["origin"] == "builtin"
+    assert by_name["tooldrop.python"]["origin"] == "builtin"
     assert "tooldrop_approve" in by_name["approval"]["hooks"]
     text = cli("plugins").output
     assert "hooks: tooldrop_approve, tooldrop_available" in text

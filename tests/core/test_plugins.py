@@ -83,6 +83,11 @@ def test_every_builtin_plugin_loads_from_its_entry_point_with_its_version(site):
         "0.1.0",
     )
     assert approval["hooks"] == ["tooldrop_approve", "tooldrop_available"]
+    # The core runs Python tools itself; tooldrop-python only loads *.py files.
+    backend = plugins["tooldrop.python"]
+    assert (backend["origin"], backend["distribution"]) == ("builtin", "tooldrop-core")
+    assert backend["hooks"] == ["tooldrop_execute"]
+    assert plugins["python"]["hooks"] == ["tooldrop_load_file", "tooldrop_scaffold"]
     for name, dist in [
         ("markdown", "tooldrop-markdown"),
         ("python", "tooldrop-python"),
@@ -123,12 +128,16 @@ def test_strict_mode_makes_a_broken_plugin_fatal(site):
 def test_tooldrop_plugins_selects_entry_points_by_name(site):
     done = tooldrop(site, "plugins", "--json", TOOLDROP_PLUGINS="goodpack, approval")
     names = [p["name"] for p in json.loads(done.stdout)]
-    assert names == ["tooldrop.schema", "approval", "goodpack"]
+    assert names == ["tooldrop.schema", "approval", "tooldrop.python", "goodpack"]
 
 
 def test_an_empty_tooldrop_plugins_loads_only_the_essential_plugins(site):
     done = tooldrop(site, "plugins", "--json", TOOLDROP_PLUGINS="")
-    assert [p["name"] for p in json.loads(done.stdout)] == ["tooldrop.schema", "approval"]
+    assert [p["name"] for p in json.loads(done.stdout)] == [
+        "tooldrop.schema",
+        "approval",
+        "tooldrop.python",
+    ]
 
 
 def test_selecting_loaders_keeps_the_default_policy(site, tmp_path):
@@ -145,7 +154,7 @@ def test_selecting_loaders_keeps_the_default_policy(site, tmp_path):
     assert marker.exists()
     listed = tooldrop(site, *common, "plugins", "--json", TOOLDROP_PLUGINS="markdown,shell")
     names = [p["name"] for p in json.loads(listed.stdout)]
-    assert names == ["tooldrop.schema", "approval", "markdown", "shell"]
+    assert names == ["tooldrop.schema", "approval", "tooldrop.python", "markdown", "shell"]
 
 
 def test_naming_an_essential_plugin_in_tooldrop_plugins_is_no_problem(site):
@@ -164,6 +173,7 @@ def test_explicit_plugins_get_the_essential_ones_and_may_name_them_again(tmp_pat
         assert [(i.name, i.origin, i.loaded) for i in infos] == [
             ("tooldrop.schema", "builtin", True),
             ("approval", "builtin", True),
+            ("tooldrop.python", "builtin", True),
         ]
 
 

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tooldrop import ToolResult
-from tooldrop_python._results import (
+from tooldrop.pytools._results import (
     REPORTED_ERROR,
     UNSERIALIZABLE,
     result_from_exception,

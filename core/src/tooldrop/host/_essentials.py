@@ -1,9 +1,10 @@
 """The core's essential plugins, and the plugin set a host starts from.
 
-Essential plugins are always registered, like pytest's: the JSON Schema check and the default
-approval policy are what the documented behaviour rests on, so neither ``TOOLDROP_PLUGINS``
-nor an explicit ``plugins`` list leaves them out. A policy of your own goes before the default
-one with ``tryfirst=True``.
+Essential plugins are always registered, like pytest's: the JSON Schema check, the default
+approval policy and the backend of in-process Python tools are what the documented behaviour
+rests on, so neither ``TOOLDROP_PLUGINS`` nor an explicit ``plugins`` list leaves them out. A
+policy of your own goes before the default one with ``tryfirst=True``; the Python backend is
+``trylast``, so a plugin's own backend for ``python`` tools goes before it anyway.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .. import approval
+from ..pytools._backend import PythonBackend
 from ..schemas._schema import SchemaValidation
 from ._plugins import PluginSet
 
@@ -27,6 +29,9 @@ def load_plugin_set(plugins: Iterable[object] | None = None) -> PluginSet:
     plugin_set = PluginSet()
     plugin_set.add_builtin(SchemaValidation(), "tooldrop.schema")
     plugin_set.add_builtin(approval, "approval")
+    # The core builds runner-"python" specs (tooldrop.Tool, to_spec), so it runs them too: a
+    # plugin's tools must not depend on tooldrop-python being installed (issue 19).
+    plugin_set.add_builtin(PythonBackend(), "tooldrop.python")
     if plugins is None:
         plugin_set.load_entry_points()
     else:

@@ -1,11 +1,12 @@
-"""The ``python`` plugin: loads personal ``*.py`` tool modules and runs ``python`` tools.
+"""The ``python`` plugin: loads personal ``*.py`` tool modules.
 
 - :func:`tooldrop_load_file` claims ``*.py`` files. Those in the personal tools dir, the
   ``tools/`` of a personal skill bundle, or a plugin's tools dir are imported, each on its
   own; any other ``.py`` (a project's tools dir or skill bundle, a path given to ``tooldrop
   check``) is reported and never imported, because importing a file runs it.
-- :func:`tooldrop_execute` runs every tool whose runner is ``python``: these files' tools and
-  those pip tool packs register with ``tooldrop_register_tools``.
+- The tools it loads have runner ``python``; the core runs them (its essential backend
+  ``tooldrop.python``), as it runs those pip tool packs register with
+  ``tooldrop_register_tools``.
 - :func:`tooldrop_scaffold` writes ``tooldrop new NAME --python``'s example tool.
 """
 
@@ -13,12 +14,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tooldrop import LoadResult, Scope, ToolCall, ToolHost, ToolResult, hookimpl
+from tooldrop import LoadResult, Scope, ToolHost, hookimpl
 
-# The loader, runner and scaffold are imported on first use (they bring asyncio, threads and
-# the signature machinery): a project without Python tools never pays for them.
+# The loader and scaffold are imported on first use (the loader brings asyncio and threads):
+# a project without Python tools never pays for them.
 
-__all__ = ["tooldrop_execute", "tooldrop_load_file", "tooldrop_scaffold"]
+__all__ = ["tooldrop_load_file", "tooldrop_scaffold"]
 
 
 @hookimpl
@@ -34,15 +35,6 @@ def tooldrop_load_file(path: Path, scope: Scope, host: ToolHost) -> LoadResult |
     if bundle_tools.name == "tools" and bundle_tools.parent.parent == host.personal_skills_dir:
         personal = bundle_tools
     return load_file(path, scope, personal)
-
-
-@hookimpl
-def tooldrop_execute(call: ToolCall, host: ToolHost) -> ToolResult | None:
-    if call.spec.runner != "python":
-        return None
-    from ._runner import run_call
-
-    return run_call(call)
 
 
 @hookimpl

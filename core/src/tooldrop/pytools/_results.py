@@ -29,7 +29,7 @@ from typing import Any
 
 import attrs
 
-from tooldrop import ToolResult
+from .._model import ToolResult
 
 __all__ = ["REPORTED_ERROR", "UNSERIALIZABLE", "result_from_exception", "result_from_value"]
 

@@ -18,8 +18,8 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from tooldrop import CancelToken, ToolCall, ToolResult
-
+from .._model import ToolCall, ToolResult
+from ..calls._cancel import CancelToken
 from ._results import result_from_exception, result_from_value
 
 __all__ = ["CANCELLED", "run_call", "timed_out_message"]
