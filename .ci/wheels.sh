@@ -208,4 +208,26 @@ print(f"  ok  mcp {version('mcp')}, langchain-mcp-adapters {version('langchain-m
 PY
 step "adapters beside mcp<2: installed without the MCP server, a LangChain tool call ran"
 
+# -- the first example of docs/plugins.md, a pack of Python tools, runs where tooldrop-python is
+# not installed (the same venv): the core runs in-process tools itself ----------------------------
+mkdir -p "$fw/pack"
+awk '/^# tooldrop_weather\.py$/ {on=1} on && /^```$/ {exit} on {print}' "$repo/docs/plugins.md" \
+    > "$fw/pack/tooldrop_weather.py"
+grep -q '^def tooldrop_register_tools' "$fw/pack/tooldrop_weather.py" \
+    || fail "docs/plugins.md no longer opens with the tooldrop_weather.py example"
+(cd "$fw/project" && PYTHONPATH="$fw/pack" "$fw/venv/bin/python" - <<'PY') \
+    || fail "a plugin's tooldrop.Tool with tooldrop-core alone"
+import importlib.util
+
+import tooldrop
+import tooldrop_weather
+
+assert importlib.util.find_spec("tooldrop_python") is None, "tooldrop-python is installed"
+host = tooldrop.ToolHost(plugins=[tooldrop_weather])
+result = host.call("weather", {"city": "Paris"})
+assert (result.text, result.is_error) == ("Sunny in Paris", False), result
+print("  ok  docs/plugins.md's tooldrop_weather ran on tooldrop-core alone")
+PY
+step "a plugin's Python tool ran without tooldrop-python"
+
 echo "wheels.sh: OK in $((SECONDS - started))s"
