@@ -212,13 +212,10 @@ def test_plugin_names_are_what_the_page_says(
         return [info.name for info in host.plugins()]
 
     monkeypatch.setenv("TOOLDROP_PLUGINS", "make")
-    assert names(ToolHost(project_dir=project)) == ["tooldrop.schema", "approval", "make"]
+    essential = ["tooldrop.schema", "approval", "tooldrop.python"]
+    assert names(ToolHost(project_dir=project)) == [*essential, "make"]
     monkeypatch.setenv("TOOLDROP_PLUGINS", "shell")  # not applied to an explicit list
-    assert names(ToolHost(project_dir=project, plugins=[make])) == [
-        "tooldrop.schema",
-        "approval",
-        "tooldrop_make",
-    ]
+    assert names(ToolHost(project_dir=project, plugins=[make])) == [*essential, "tooldrop_make"]
 
     class Pack:
         @tooldrop.hookimpl
