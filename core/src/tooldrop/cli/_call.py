@@ -256,8 +256,9 @@ def call_command(
 ) -> None:
     """Call tool NAME and print exactly the text the model would see.
 
-    On a terminal the tool's output shows as it comes, then only what the model's text adds
-    to it (EXIT_CODE: 0, a timeout); a pipe or --json gets the model's text alone. KEY=VALUE
+    On a terminal a call still running half a second after its first output shows the
+    output as it comes, then only what the model's text adds to it (EXIT_CODE: 0, a
+    timeout); a pipe or --json gets the model's text alone. KEY=VALUE
     pairs override --args. Exit status: 0 ok, 1 error result, 2 denied, 128+N stopped by
     signal N (SIGTERM, SIGHUP, SIGINT), the tool's processes killed first.
     """

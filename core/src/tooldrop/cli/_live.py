@@ -2,13 +2,15 @@
 long call is quiet, and at the end only what the model's text adds to what was shown.
 
 The model gets one framed, bounded text when the call ends (``EXIT_CODE: 0`` then the
-output, cut to the output limit). A person at a terminal wants to see the output as the tool
-prints it. So on a terminal the output streams (the backend's ``on_output``: stdout to
-stdout, stderr to stderr), and when the call ends the model's text is not printed again:
-only what it says beyond that output (``EXIT_CODE: 0``, ``Custom tool timed out after
-5000ms``, a sandbox's note) follows, on stderr. When the model's text is not the output
-plus such lines (it was cut to the limit, or a backend frames it its own way), it is printed
-in full after a line saying so. A pipe and ``--json`` get the model's text alone, as before.
+output, cut to the output limit). A person at a terminal wants to see a slow tool's output
+as the tool prints it. So on a terminal the output is held for :attr:`CallDisplay.HOLD`
+seconds after it starts: a call that ends meanwhile (most calls) prints the model's text,
+exactly as on a pipe. A call still running then streams (the backend's ``on_output``:
+stdout to stdout, stderr to stderr), what was held first; and when it ends the model's text
+is not printed again: only what it says beyond that output (``EXIT_CODE: 0``, ``Custom tool
+timed out after 5000ms``, a sandbox's note) follows, on stderr. When the model's text is
+more than the output plus such lines (it was cut to the limit, or a backend frames it its
+own way), it is printed in full after a line saying so. ``--json`` never streams.
 """
 
 from __future__ import annotations
@@ -35,29 +37,38 @@ def isatty(stream: object) -> bool:
 class CallDisplay:
     """What the terminal shows while one call runs and when it ends.
 
-    As a context manager it runs the elapsed-time line: ``… NAME running 12s`` on stderr,
-    after :attr:`AFTER` seconds, while the cursor is at the start of a line (never in the
-    middle of the tool's own output), not while :attr:`paused` (a prompt is on screen),
-    erased before more output and at the end. :meth:`output` is the call's ``on_output``;
-    :meth:`finish` prints the result. All of it only when stdout is a terminal (and the
-    elapsed time only when stderr is one too): elsewhere :attr:`on_output` is ``None`` and
-    :meth:`finish` prints exactly the model's text.
+    As a context manager it runs a thread that starts streaming held output after
+    :attr:`HOLD` seconds, and shows ``… NAME running 12s`` on stderr after :attr:`AFTER`
+    seconds while the cursor is at the start of a line (never in the middle of the tool's
+    own output) and the call is not :attr:`paused` (a prompt is on screen); that line is
+    erased before more output and at the end. The instance is the call's ``on_output``
+    (:attr:`on_output`); :meth:`finish` prints the result. All of it only when stdout is a
+    terminal: elsewhere :attr:`on_output` is ``None`` and :meth:`finish` prints exactly the
+    model's text.
     """
 
+    #: Seconds before a call's elapsed time is shown.
     AFTER = 2.0
+    #: Seconds output is held after it starts, so a quick call prints just the model's text.
+    HOLD = 0.5
+    #: Characters held at most: a tool that prints faster than that streams at once.
+    HELD = 65536
 
     def __init__(self, name: str, *, limit: int, stream: bool = True) -> None:
         self.name = name
         self.paused = False
         self.live = stream and isatty(sys.stdout)
-        # One lock for the screen: the ticker thread and the call's thread both write to it.
+        # One lock for the screen: the display's thread and the call's thread both write.
         self._lock = threading.Lock()
         self._done = threading.Event()
         self._shown = False  # the elapsed-time line is on screen
         self._at_line_start = True
-        self._streamed = False
-        # The output shown, kept to find it in the model's text; past the bound the model's
-        # text is cut anyway, and is printed whole.
+        self._first: float | None = None  # when output started
+        self._held: list[tuple[str, str]] = []
+        self._held_size = 0
+        self._streaming = False
+        # The output, kept to find it in the model's text; past the bound the model's text
+        # is cut anyway, and is printed whole.
         self._bound = 2 * max(limit, 0) + 4096
         self._kept: dict[str, list[str]] = {"stdout": [], "stderr": []}
         self._size = 0
@@ -67,23 +78,35 @@ class CallDisplay:
     def on_output(self) -> CallDisplay | None:
         return self if self.live else None
 
-    # -- the elapsed time -----------------------------------------------------------------
+    # -- the display's thread -------------------------------------------------------------
 
     def __enter__(self) -> CallDisplay:
-        if self.live and isatty(sys.stderr):
+        if self.live:
             self._thread = threading.Thread(target=self._tick, daemon=True, name="tooldrop-tick")
             self._thread.start()
         return self
 
     def _tick(self) -> None:
         start = time.monotonic()
-        while not self._done.wait(1.0):
-            elapsed = time.monotonic() - start
+        shown_seconds = -1
+        ticker = isatty(sys.stderr)
+        while not self._done.wait(0.1):
+            now = time.monotonic()
             with self._lock:
-                if elapsed >= self.AFTER and not self.paused and self._at_line_start:
-                    sys.stderr.write(f"\r\x1b[K… {self.name} running {int(elapsed)}s")
+                if self._held and self._first is not None and now - self._first >= self.HOLD:
+                    self._stream()
+                seconds = int(now - start)
+                if (
+                    ticker
+                    and now - start >= self.AFTER
+                    and seconds != shown_seconds
+                    and not self.paused
+                    and self._at_line_start
+                ):
+                    sys.stderr.write(f"\r\x1b[K… {self.name} running {seconds}s")
                     sys.stderr.flush()
                     self._shown = True
+                    shown_seconds = seconds
 
     def _erase(self) -> None:
         if self._shown:
@@ -101,17 +124,35 @@ class CallDisplay:
     # -- the output -----------------------------------------------------------------------
 
     def __call__(self, text: str, stream: str) -> None:
-        """``on_output``: print a chunk of the tool's output where the tool printed it."""
-        target: TextIO = sys.stderr if stream == "stderr" else sys.stdout
+        """``on_output``: hold a chunk of the tool's output, or print it where the tool did."""
+        stream = "stderr" if stream == "stderr" else "stdout"
         with self._lock:
-            self._erase()
-            self._streamed = True
             if self._size <= self._bound:
-                self._kept["stderr" if stream == "stderr" else "stdout"].append(text)
+                self._kept[stream].append(text)
                 self._size += len(text)
-            target.write(text)
-            target.flush()
-            self._at_line_start = text.endswith("\n")
+            if self._streaming:
+                self._write(text, stream)
+                return
+            if self._first is None:
+                self._first = time.monotonic()
+            self._held.append((text, stream))
+            self._held_size += len(text)
+            if self._held_size > self.HELD:
+                self._stream()
+
+    def _stream(self) -> None:
+        """From now on the output is printed as it comes, what was held first (lock held)."""
+        self._streaming = True
+        for text, stream in self._held:
+            self._write(text, stream)
+        self._held.clear()
+
+    def _write(self, text: str, stream: str) -> None:
+        self._erase()
+        target: TextIO = sys.stderr if stream == "stderr" else sys.stdout
+        target.write(text)
+        target.flush()
+        self._at_line_start = text.endswith("\n")
 
     def end_line(self) -> None:
         """Move to a new line if the output left the cursor in the middle of one."""
@@ -123,7 +164,7 @@ class CallDisplay:
 
     def finish(self, result: ToolResult) -> None:
         """Print the result: the model's text, or after streamed output only what it adds."""
-        if not self._streamed:
+        if not self._streaming:
             sys.stdout.write(result.text)
             # Exactly the model's text on a pipe; a terminal gets the final newline it expects.
             if result.text and not result.text.endswith("\n") and isatty(sys.stdout):
