@@ -580,35 +580,42 @@ def fresh() -> dict[str, Any]:
 
 
 def build_cost(rounds: int) -> None:
-    print(f"\n   one-time schema build of a function (new types each time, median of {rounds})")
+    """Each round makes new types (untimed), then times each implementation's build of them,
+    in turn, so the machine's noise falls on all three alike; medians."""
+    print(f"\n   one-time schema build of a function (new types each round, median of {rounds})")
 
-    def ours() -> None:
-        function_schema(fresh()["fn"])
+    def ours(fn: Callable[..., Any]) -> None:
+        function_schema(fn)
 
-    builds: list[tuple[str, Callable[[], None]]] = [("ours (function_schema)", ours)]
+    builds: list[tuple[str, Callable[[Callable[..., Any]], None]]] = [
+        ("ours (function_schema)", ours)
+    ]
     if pydantic is not None:
 
-        def with_pydantic() -> None:
-            adapter = pydantic.TypeAdapter(fresh()["fn"])
-            adapter.json_schema()
+        def with_pydantic(fn: Callable[..., Any]) -> None:
+            pydantic.TypeAdapter(fn).json_schema()
 
         builds.append(("pydantic (TypeAdapter(fn) + json_schema)", with_pydantic))
     if msgspec is not None:
 
-        def with_msgspec() -> None:
-            ns = fresh()
-            hints = typing.get_type_hints(ns["fn"])
+        def with_msgspec(fn: Callable[..., Any]) -> None:
+            hints = typing.get_type_hints(fn)
             fields = [(n, h, None) for n, h in hints.items() if n != "return"]
             struct = msgspec.defstruct("Args", fields)
             msgspec.json.schema(struct)
             msgspec.convert({"city": "x"}, struct)
 
         builds.append(("msgspec (defstruct + schema + convert)", with_msgspec))
-    fresh_cost = per_call(fresh, max(rounds // 10, 5))
-    base = 0.0
-    for label, build in builds:
-        took = max(per_call(build, max(rounds // 10, 5)) - fresh_cost, 1e-9)
-        base = base or took
+    times: list[list[float]] = [[] for _ in builds]
+    for _ in range(rounds):
+        for index, (_, build) in enumerate(builds):
+            fn = fresh()["fn"]
+            start = time.perf_counter()
+            build(fn)
+            times[index].append(time.perf_counter() - start)
+    base = statistics.median(times[0])
+    for (label, _), samples in zip(builds, times, strict=True):
+        took = statistics.median(samples)
         print(f"      {label:<46}{took * 1e6:8.1f}    {took / base:.2f}x")
 
 
