@@ -191,7 +191,8 @@ class Problem:
     line: int | None = None
     #: Dotted path of the offending field (``parameters.namespace.pattern``); ``""`` for the file.
     field: str = ""
-    #: Only ``error`` keeps a tool from loading; ``tooldrop check`` exits 1 on errors only.
+    #: Only ``error`` keeps a tool from loading; ``tooldrop check`` exits 1 on a warning or an
+    #: error, 0 when there are only ``info`` notes.
     severity: Severity = "error"
 
     def location(self, relative_to: Path | None = None) -> str:

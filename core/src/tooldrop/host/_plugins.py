@@ -174,11 +174,20 @@ class PluginSet:
             )
 
     def load_explicit(self, plugins: Iterable[object]) -> None:
+        installed: dict[str, Any] | None = None
         for plugin in plugins:
             if self.pm.is_registered(plugin):
                 continue  # an essential plugin named again (``plugins=[tooldrop.approval, ...]``)
-            name = _module_name(plugin) if isinstance(plugin, types.ModuleType) else None
-            self._add(plugin, name, "explicit", None)
+            name, dist = None, None
+            if isinstance(plugin, types.ModuleType):
+                # An installed plugin's module keeps its entry point's name when an app composes
+                # it by hand: its tools then come from the same place, with the same grants.
+                if installed is None:
+                    installed = {ep.value.strip(): ep for ep in _entry_points()}
+                ep = installed.get(plugin.__name__)
+                name = plugin.__name__ if ep is None else ep.name
+                dist = None if ep is None else getattr(ep, "dist", None)
+            self._add(plugin, name, "explicit", dist)
 
     def add_builtin(self, plugin: object, name: str) -> None:
         """Register one of the core's essential plugins (always present, whatever is selected)."""
@@ -193,6 +202,19 @@ class PluginSet:
         finally:
             self.strict = strict
 
+    def _stable_name(self, class_path: str) -> str:
+        """A plugin object's name when it was given none: its class's dotted path.
+
+        pluggy would name it by ``id()``, a number that changes every run, and a name is
+        where the tools a plugin registers come from: grants given to them would never be found
+        again after a restart. A second object of the same class gets ``#2``, and so on.
+        """
+        name, number = class_path, 1
+        while self.pm.get_plugin(name) is not None or self.pm.is_blocked(name):
+            number += 1
+            name = f"{class_path}#{number}"
+        return name
+
     def _add(
         self,
         plugin: object,
@@ -201,6 +223,8 @@ class PluginSet:
         dist: _Dist,
     ) -> str | None:
         module = _module_name(plugin)
+        if name is None and not isinstance(plugin, types.ModuleType):
+            name = self._stable_name(module)
         try:
             registered = self.pm.register(plugin, name=name)
             if registered is None:
