@@ -54,7 +54,6 @@ def test_an_installed_module_composed_by_hand_keeps_its_entry_point_name(tmp_pat
 SCRIPT = textwrap.dedent(
     """
     import json, sys
-    import tooldrop_python.plugin
     from tooldrop import Tool, ToolHost, hookimpl
 
     class Pack:
@@ -63,7 +62,7 @@ SCRIPT = textwrap.dedent(
             register(Tool(name="packed", description="Packed tool.",
                           execute=lambda a: "ran", approval="always"))
 
-    host = ToolHost(project_dir=sys.argv[1], user_dir=sys.argv[1], plugins=[Pack(), tooldrop_python.plugin])
+    host = ToolHost(project_dir=sys.argv[1], user_dir=sys.argv[1], plugins=[Pack()])
     pending = host.prepare("packed", {})
     out = {"asks": pending.needs_approval}
     if sys.argv[2] == "grant":
