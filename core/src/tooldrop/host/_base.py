@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -23,13 +23,15 @@ from .._model import (
     SandboxSetting,
     ToolSpec,
 )
-from ..exports._export import BUILTIN_EXPORTERS, ExportedTools, Exporter, export_tools
 from ..policy._grants import GrantStore
 from ..policy._trust import TrustStore, project_digest
 from ..skills._skills import Skill, in_context
 from ._discover import discover
 from ._plugins import PluginInfo, PluginSet
 from ._settings import Settings
+
+if TYPE_CHECKING:
+    from ..exports._export import ExportedTools, Exporter
 
 __all__ = ["HostBase"]
 
@@ -289,6 +291,8 @@ class HostBase:
     def exporters(self) -> dict[str, Exporter]:
         """Every export format this host offers, by name: the built-in ones, then plugins'
         (``tooldrop_exporters``), a plugin's replacing a built-in one of the same name."""
+        from ..exports._export import BUILTIN_EXPORTERS, Exporter  # used by exports only
+
         found = {exporter.name: exporter for exporter in BUILTIN_EXPORTERS}
         self._exporter_problems = []
         try:
@@ -311,6 +315,8 @@ class HostBase:
         :param skill: The agent context (see :meth:`tools`).
         :raises ValueError: for an unknown format. See :func:`tooldrop.export_tools`.
         """
+        from ..exports._export import export_tools
+
         return export_tools(self.tools(skill), fmt, exporters=self.exporters().values())
 
     def problems(self) -> list[Problem]:

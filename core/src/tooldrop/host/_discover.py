@@ -13,7 +13,6 @@ from attrs import evolve, fields
 
 from .._model import SCOPES, LoadResult, Origin, Problem, Scope, ToolDir, ToolSpec, Visibility
 from .._registry import Registry
-from ..pytools._tool import to_spec
 from ..skills._manifest import read_manifest
 from ..skills._skills import Bundle, Skill, member_problems, read_agents, read_commands, scan_root
 from ._cache import DirCache, cache_file, fingerprint, joined_path
@@ -132,6 +131,12 @@ def _plugin_tools(host: HostBase) -> Iterator[tuple[ToolSpec | None, Problem | N
         events.append((plugin, None, Problem(field=f"plugin {plugin}", message=message)))
 
     call_isolated(host.hook.tooldrop_register_tools, report, register=register, host=host)
+    if not events:
+        return
+    # The Python-tool machinery (signatures, type hints to schemas) is imported only when a
+    # plugin registered something: a host of file tools alone never needs it.
+    from ..pytools._tool import to_spec
+
     for plugin, obj, problem in events:
         if problem is not None:
             yield None, problem

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from .. import approval
 from ..pytools._backend import PythonBackend
-from ..schemas._schema import SchemaValidation
+from ..schemas._essential import SchemaValidation
 from ._plugins import PluginSet
 
 __all__ = ["load_plugin_set"]

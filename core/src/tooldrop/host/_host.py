@@ -26,12 +26,8 @@ from .._model import (
 )
 from ..calls._cancel import CancelToken
 from ..calls._output import DEFAULT_OUTPUT_LIMIT
-from ..calls._pending import PendingCall
-from ..calls._pipeline import AskCallback, on_loop, pend, run_many
-from ..calls._pipeline import call as pipeline_call
 from ..policy._grants import GrantStore
 from ..policy._trust import TrustStore
-from ..schemas._schema import apply_defaults, drop_null_optionals
 from ._agentctx import AgentContext
 from ._base import HostBase
 from ._essentials import load_plugin_set
@@ -41,8 +37,12 @@ from ._settings import Settings, config_dir_for, load_settings
 if TYPE_CHECKING:
     import concurrent.futures
 
-# asyncio, concurrent.futures and platformdirs are imported where they are needed: a host that
-# only lists tools (``tooldrop list``) never needs them, and asyncio alone costs ~40 ms.
+    from ..calls._pending import PendingCall
+    from ..calls._pipeline import AskCallback
+
+# asyncio, concurrent.futures and platformdirs are imported where they are needed, and so are
+# the call pipeline and the schema checks (the methods below import them): a host that only
+# lists tools (``tooldrop list``) never needs them, and asyncio alone costs ~40 ms.
 
 __all__ = ["ToolHost"]
 
@@ -173,6 +173,8 @@ class ToolHost(HostBase):
         spec = self.lookup(name, skill)
         if spec is None:
             raise UnknownToolError(name, known=[s.name for s in self.tools(skill)])
+        from ..schemas._schema import apply_defaults, drop_null_optionals
+
         current = drop_null_optionals(spec, args or {})
         messages = [
             message
@@ -204,6 +206,8 @@ class ToolHost(HostBase):
         :param cancel: Set it (from another thread) to stop the call once it runs.
         :param skill: The agent context making the call (see :meth:`call`).
         """
+        from ..calls._pipeline import pend
+
         return pend(self, name, args, cancel=cancel, skill=skill)
 
     async def aprepare(
@@ -219,7 +223,7 @@ class ToolHost(HostBase):
 
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._pool(), lambda: pend(self, name, args, cancel=cancel, skill=skill)
+            self._pool(), lambda: self.prepare(name, args, cancel=cancel, skill=skill)
         )
 
     def call(
@@ -246,6 +250,8 @@ class ToolHost(HostBase):
         :param on_output: ``on_output(text, stream)`` gets the tool's output as it comes, for
             a person watching (see :meth:`PendingCall.run`); the result is unchanged.
         """
+        from ..calls._pipeline import call as pipeline_call
+
         return pipeline_call(
             self, name, args, ask=ask, cancel=cancel, skill=skill, on_output=on_output
         )
@@ -268,6 +274,8 @@ class ToolHost(HostBase):
         """
         token = cancel or CancelToken()
         import asyncio
+
+        from ..calls._pipeline import on_loop
 
         loop = asyncio.get_running_loop()
         sync_ask = None if ask is None else on_loop(ask, loop)
@@ -298,6 +306,8 @@ class ToolHost(HostBase):
         then each run of consecutive approved read-only calls executes concurrently. Results
         come back in the order of ``calls``.
         """
+        from ..calls._pipeline import run_many
+
         return run_many(self, calls, ask=ask, pool=self._pool(), skill=skill)
 
     async def acall_many(

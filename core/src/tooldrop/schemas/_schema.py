@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._convert import json_type_name
-from ..hookspecs import hookimpl
 from ._dialect import UnsupportedDialect, bad_number, find_additional, new_validator
 from ._fastcheck import Check, compile_check
 from ._pattern import PatternError
@@ -215,11 +214,3 @@ def validate_args(spec: ToolSpec, args: object) -> list[str]:
     if not errors:
         return []
     return _explain(errors, spec.parameters)
-
-
-class SchemaValidation:
-    """The core's own ``tooldrop_validate_args``: every tool's arguments meet its schema."""
-
-    @hookimpl
-    def tooldrop_validate_args(self, spec: ToolSpec, args: Mapping[str, Any]) -> list[str]:
-        return validate_args(spec, args)
