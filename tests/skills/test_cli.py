@@ -61,6 +61,9 @@ def test_list_skill_shows_what_its_agent_sees(k8s: Tree) -> None:
     done = run(k8s, "list", "--skill", "nope")
     assert done.returncode == 1
     assert done.stderr == 'tooldrop: no skill bundle named "nope" (skills: gh, k8s)\n'
+    done = run(k8s, "list", "--skill", "k8")
+    assert done.returncode == 1
+    assert done.stderr.endswith('(skills: gh, k8s); did you mean "k8s"?\n')
 
 
 def test_list_json_gives_skill_and_visibility(k8s: Tree) -> None:

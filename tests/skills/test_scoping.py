@@ -94,7 +94,11 @@ def test_an_unknown_skill_raises_for_the_host_and_is_an_error_result_for_calls(e
     with pytest.raises(UnknownSkillError):
         host.context("nope")
     result = host.call("gh_pr_view", {}, skill="nope")
-    assert result.is_error and result.text == 'Unknown skill "nope"'
+    assert result.is_error and result.text == 'Unknown skill "nope". Available skills: gh, notes'
+    with pytest.raises(UnknownSkillError) as caught:
+        host.context("note")
+    assert caught.value.suggestions == ("notes",)
+    assert str(caught.value).endswith('. Did you mean "notes"?')
 
 
 def test_plan_mode_refuses_a_global_bundle_tool_called_by_name(e2: Tree) -> None:

@@ -46,33 +46,44 @@ class UnknownToolError(ToolDropError, LookupError):
     def __init__(
         self, name: str, message: str | None = None, *, known: Iterable[str] | None = None
     ) -> None:
-        names = sorted(set(known or ()))
+        text, suggestions = _unknown("tool", name, known)
+        super().__init__(message or text)
+        self.name = name
         #: The known names closest to ``name``, closest first (at most three; empty without
         #: ``known``).
-        self.suggestions: tuple[str, ...] = ()
-        if names:
-            import difflib  # only when a name was mistyped
-
-            self.suggestions = tuple(difflib.get_close_matches(name, names, n=3, cutoff=0.75))
-        if message is None:
-            message = f'Unknown tool "{name}"'
-            if known is not None:
-                shown = ", ".join(names[:_SHOWN_NAMES])
-                shown += ", ..." if len(names) > _SHOWN_NAMES else ""
-                message += f". Available tools: {shown or 'none'}"
-            if self.suggestions:
-                message += ". Did you mean " + " or ".join(f'"{n}"' for n in self.suggestions)
-                message += "?"
-        super().__init__(message)
-        self.name = name
+        self.suggestions = suggestions
 
 
 class UnknownSkillError(ToolDropError, LookupError):
-    """No skill bundle of this name is loaded, so it has no agent context."""
+    """No skill bundle of this name is loaded, so it has no agent context.
 
-    def __init__(self, name: str) -> None:
-        super().__init__(f'Unknown skill "{name}"')
+    Given ``known`` (the loaded bundles' names), the message lists them and suggests the
+    closest, as :class:`UnknownToolError` does.
+    """
+
+    def __init__(self, name: str, *, known: Iterable[str] | None = None) -> None:
+        text, suggestions = _unknown("skill", name, known)
+        super().__init__(text)
         self.name = name
+        #: The known names closest to ``name``, closest first (at most three).
+        self.suggestions = suggestions
+
+
+def _unknown(kind: str, name: str, known: Iterable[str] | None) -> tuple[str, tuple[str, ...]]:
+    """``Unknown tool "x". Available tools: a, b. Did you mean "a"?`` and the suggestions."""
+    names = sorted(set(known or ()))
+    suggestions: tuple[str, ...] = ()
+    if names:
+        import difflib  # only when a name was mistyped
+
+        suggestions = tuple(difflib.get_close_matches(name, names, n=3, cutoff=0.75))
+    text = f'Unknown {kind} "{name}"'
+    if known is not None:
+        shown = ", ".join(names[:_SHOWN_NAMES]) + (", ..." if len(names) > _SHOWN_NAMES else "")
+        text += f". Available {kind}s: {shown or 'none'}"
+    if suggestions:
+        text += ". Did you mean " + " or ".join(f'"{n}"' for n in suggestions) + "?"
+    return text, suggestions
 
 
 class InvalidArgumentsError(ToolDropError, ValueError):

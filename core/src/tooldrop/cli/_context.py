@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from .._errors import UnknownSkillError
 from .._model import Problem
 from ..host._host import ToolHost
 from ..host._plugins import PluginSet
@@ -62,8 +63,14 @@ class CliContext:
             return None
         found = self.host.skill(name)
         if found is None:
-            names = ", ".join(s.name for s in self.host.skills()) or "none"
-            click.echo(f'tooldrop: no skill bundle named "{name}" (skills: {names})', err=True)
+            known = [s.name for s in self.host.skills()]
+            message = (
+                f'tooldrop: no skill bundle named "{name}" (skills: {", ".join(known) or "none"})'
+            )
+            close = UnknownSkillError(name, known=known).suggestions
+            if close:
+                message += "; did you mean " + " or ".join(f'"{n}"' for n in close) + "?"
+            click.echo(message, err=True)
             sys.exit(1)
         return found
 

@@ -215,7 +215,7 @@ class HostBase:
             return None
         found = self.skill(name)
         if found is None:
-            raise UnknownSkillError(name)
+            raise UnknownSkillError(name, known=self._loaded().skills)
         return found
 
     def confinement(self, spec: ToolSpec) -> Confinement | None:
