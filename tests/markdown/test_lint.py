@@ -194,6 +194,18 @@ def test_a_space_before_a_sigil_is_noted(load) -> None:
     assert "is not a section tag: remove the space between {{ and #" in warning.message
 
 
+@pytest.mark.parametrize("helper", ["{{#if x}}", "{{#each xs}}", "{{# unless b }}", "{{#with c}}"])
+def test_a_handlebars_block_helper_is_noted_and_stays_text(load, helper: str) -> None:
+    result = load(frontmatter(f"echo start\n{helper}\necho done", PARAMS))
+    assert len(result.tools) == 1  # text, as before: a heredoc may write a Handlebars file
+    (warning,) = result.problems
+    assert (warning.severity, warning.line) == ("warning", 1 + frontmatter("", PARAMS).count("\n"))
+    assert warning.message.startswith(f'"{helper}" is Handlebars, not a section tag')
+    assert "{{#x}}…{{/x}} renders when x is set" in warning.message
+    payload = result.tools[0].payload
+    assert render(payload, {"x": "v"}, posix_quote) == f"echo start\n{helper}\necho done"
+
+
 def test_a_body_with_crlf_line_ends_warns(load) -> None:
     result = load("---\r\nname: t\r\ndescription: d\r\n---\r\necho a\r\necho b\r\n")
     assert len(result.tools) == 1

@@ -31,6 +31,9 @@ __all__ = ["ASSIGNMENT", "TagChecker", "array_assignment", "near_misses", "undec
 #: An assignment word up to its ``=`` (``V=``, ``a[i]+=``).
 ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 _NEAR_MISS = re.compile(r"\{\{[ \t]+[#^/][ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*\}\}")
+#: Handlebars' block helpers, which Mustache (and Nanocoder) do not have.
+#: (``{{/if}}`` and ``{{else}}`` are Mustache tags, and reported as such.)
+_HANDLEBARS = re.compile(r"\{\{#[ \t]*(?:if|unless|each|with)[ \t]+[^{}]*\}\}")
 _SAFE_IN_COMMENT = frozenset({"number", "integer", "boolean"})
 
 
@@ -103,12 +106,19 @@ def array_assignment(token: Token, word: str) -> BodyProblem:
 
 
 def near_misses(token: Token) -> list[BodyProblem]:
-    """``{{ #x }}``-like text: a section tag with a space before its sigil."""
+    """``{{ #x }}``-like text: a section tag with a space before its sigil; and Handlebars'
+    ``{{#if x}}``, which stays text (a heredoc may write a Handlebars file on purpose)."""
     found: list[BodyProblem] = []
     for near in _NEAR_MISS.finditer(token.value):
         found.append((token.start + near.start(), (
             f'"{near.group()}" is not a section tag: remove the space between '
             f"{{{{ and {near.group().lstrip('{ ')[0]}"
+        ), "warning"))  # fmt: skip
+    for helper in _HANDLEBARS.finditer(token.value):
+        found.append((token.start + helper.start(), (
+            f'"{helper.group()}" is Handlebars, not a section tag: it reaches the shell as '
+            "text. Sections are Mustache's: {{#x}}…{{/x}} renders when x is set (not false, "
+            "not empty), {{^x}}…{{/x}} when it is not"
         ), "warning"))  # fmt: skip
     return found
 
