@@ -86,3 +86,34 @@ def test_a_backend_that_does_not_stream_never_calls_it(make_host, tool_pack, spe
     result = host.call("t", {"msg": "hi"}, on_output=lambda text, stream: chunks.append(text))
     assert result.text == 't: {"msg": "hi"}'
     assert chunks == []
+
+
+class _HungUp:
+    """A terminal after a hang-up: every write fails."""
+
+    def write(self, text: str) -> int:
+        raise OSError(5, "Input/output error")
+
+    def flush(self) -> None:
+        raise OSError(5, "Input/output error")
+
+
+def test_a_callback_failing_on_a_hung_up_terminal_does_not_fail_the_call(
+    make_host, tool_pack, spec_factory, monkeypatch
+):
+    calls: list[str] = []
+
+    def run(call: ToolCall) -> ToolResult:
+        assert call.on_output is not None
+        call.on_output("one", "stdout")
+        call.on_output("two", "stdout")
+        return ToolResult(text="ok")
+
+    def show(text: str, stream: str) -> None:
+        calls.append(text)
+        raise OSError(5, "Input/output error")
+
+    host = make_host(tool_pack(spec_factory("t", payload=run)))
+    monkeypatch.setattr("sys.stderr", _HungUp())  # where the failure would be said
+    result = host.call("t", {}, on_output=show)
+    assert (result.text, result.is_error, calls) == ("ok", False, ["one"])

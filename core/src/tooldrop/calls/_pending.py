@@ -10,6 +10,7 @@ person approved a version of the tool that is no longer the one on disk.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sys
@@ -106,11 +107,13 @@ class _Listener:
                 self._callback(text, "stderr" if stream == "stderr" else "stdout")
             except Exception as exc:  # noqa: BLE001 - the host's code; reported, then ignored.
                 self._open = False
-                print(
-                    f'tooldrop: on_output for "{self._name}" failed ({_describe(exc)}); '
-                    "the rest of the output is not streamed",
-                    file=sys.stderr,
-                )
+                # stderr may be the very terminal that just went away (a hang-up).
+                with contextlib.suppress(OSError, ValueError):
+                    print(
+                        f'tooldrop: on_output for "{self._name}" failed ({_describe(exc)}); '
+                        "the rest of the output is not streamed",
+                        file=sys.stderr,
+                    )
 
     def close(self) -> None:
         with self._lock:

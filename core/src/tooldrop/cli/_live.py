@@ -15,6 +15,7 @@ own way), it is printed in full after a line saying so. ``--json`` never streams
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
@@ -155,12 +156,13 @@ class CallDisplay:
         self._at_line_start = text.endswith("\n")
 
     def end_line(self) -> None:
-        """Move to a new line if the output left the cursor in the middle of one."""
-        with self._lock:
+        """Move to a new line if the output left the cursor in the middle of one (a closed
+        terminal, after a hang-up, cannot take it, and that is fine)."""
+        with self._lock, contextlib.suppress(OSError, ValueError):
             if not self._at_line_start:
+                self._at_line_start = True
                 sys.stdout.write("\n")
                 sys.stdout.flush()
-                self._at_line_start = True
 
     def finish(self, result: ToolResult) -> None:
         """Print the result: the model's text, or after streamed output only what it adds."""
