@@ -8,13 +8,16 @@ them, and check that what it does not handle goes to importlib.metadata.
 from __future__ import annotations
 
 import importlib.metadata
+import re
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tooldrop.host._entrypoints import DistInfo, EntryPoint, entry_points
+from tooldrop.host._entrypoints import DistInfo, EntryPoint, _normalize, entry_points
 
 
 def ours(group: str) -> list[tuple[str, str, str | None, str | None]]:
@@ -120,3 +123,8 @@ def test_load_follows_module_and_attributes_and_refuses_a_malformed_value():
     with pytest.raises(ValueError, match="not module"):
         EntryPoint("bad", "not a module!", "g", info).load()
     assert info.name is None and info.version is None  # no metadata file: nothing known
+
+
+@given(st.text(alphabet="aZ9-_.", max_size=12))
+def test_names_normalize_as_pep_503_with_underscores(name):
+    assert _normalize(name) == re.sub(r"[-_.]+", "_", name).lower()

@@ -34,8 +34,12 @@ _INFO = (".dist-info", ".egg-info")
 
 
 def _normalize(name: str) -> str:
-    """PEP 503 normalization with underscores, as importlib.metadata keys distributions."""
-    return re.sub(r"[-_.]+", "_", name).lower()
+    """PEP 503 normalization with underscores, as importlib.metadata keys distributions
+    (``re.sub(r"[-_.]+", "_", name).lower()``, without compiling a pattern at start-up)."""
+    name = name.lower().replace("-", "_").replace(".", "_")
+    while "__" in name:
+        name = name.replace("__", "_")
+    return name
 
 
 @frozen
