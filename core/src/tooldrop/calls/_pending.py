@@ -210,9 +210,10 @@ class PendingCall:
             the tool (ignored for tools that ask on every call).
         :param on_output: Called as ``on_output(text, stream)`` with the tool's output as it
             comes, decoded, ``stream`` being ``"stdout"`` or ``"stderr"``: for a person
-            watching. It runs on the thread that runs the call (a worker thread for
-            :meth:`arun`), one chunk at a time, and never after ``run`` has returned; keep it
-            quick, as the tool's pipes are read between chunks. Backends that cannot stream
+            watching. It is called from the call's threads (the one running it, for shell
+            tools on POSIX; a worker thread for :meth:`arun`, never the event loop), one chunk
+            at a time, and never after ``run`` has returned; keep it quick, as the tool's
+            pipes are read between chunks. Backends that cannot stream
             (Python tools) never call it. If it raises, it is not called again and the call
             goes on. The result is the same with or without it.
         :raises RuntimeError: when the call already ran: prepare it again.
