@@ -1,9 +1,11 @@
 """Call overhead: ``host.call`` of a trivial shell tool against a bare ``subprocess.run``.
 
 Both run in the same process, interleaved (one of each per round), so machine noise hits
-them alike. Reports the median and the ratio; the budget (DESIGN §10) is 1.1x.
+them alike. Reports the median and the ratio; the budget (DESIGN §10) is 1.1x. ``--stream``
+adds ``host.call`` with an ``on_output`` callback that counts what it gets (what streaming
+costs: a person watching, ``tooldrop call`` on a terminal, MCP progress).
 
-    uv run python tests/bench/bench_call.py [--rounds 300] [--script 'echo hi']
+    uv run python tests/bench/bench_call.py [--rounds 300] [--script 'echo hi'] [--stream]
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--script", default="echo hi")
+    parser.add_argument("--stream", action="store_true", help="also time host.call(on_output=)")
     opts = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as project, tempfile.TemporaryDirectory() as user:
@@ -64,7 +67,9 @@ def main() -> None:
         )
         expected = subprocess.run([BASH, "-c", opts.script], capture_output=True, check=False)
         result = host.call("trivial", {})
-        assert result.text == f"EXIT_CODE: 0\n{expected.stdout.decode().rstrip()}", result.text
+        if not result.truncated:  # (a long output is cut to the host's output limit)
+            whole = f"EXIT_CODE: 0\n{expected.stdout.decode().rstrip()}"
+            assert result.text == whole, result.text[:2000]
 
         def tooldrop_call() -> None:
             host.call("trivial", {})
@@ -72,15 +77,24 @@ def main() -> None:
         def bare_run() -> None:
             subprocess.run([BASH, "-c", opts.script], capture_output=True, check=False)
 
-        for _ in range(20):  # warm up both paths (imports, jsonschema, page cache)
-            tooldrop_call()
-            bare_run()
-        times: dict[str, list[float]] = {"host.call": [], "subprocess.run": []}
+        streamed = [0]
+
+        def count(text: str, stream: str) -> None:
+            streamed[0] += len(text)
+
+        def streaming_call() -> None:
+            host.call("trivial", {}, on_output=count)
+
+        contenders = [("host.call", tooldrop_call), ("subprocess.run", bare_run)]
+        if opts.stream:
+            contenders.append(("+on_output", streaming_call))
+        for _ in range(20):  # warm up every path (imports, jsonschema, page cache)
+            for _, fn in contenders:
+                fn()
+        times: dict[str, list[float]] = {label: [] for label, _ in contenders}
         for i in range(opts.rounds):
-            pair = [("host.call", tooldrop_call), ("subprocess.run", bare_run)]
-            if i % 2:
-                pair.reverse()  # neither always goes first
-            for label, fn in pair:
+            pair = contenders[i % len(contenders) :] + contenders[: i % len(contenders)]
+            for label, fn in pair:  # none always goes first
                 started = time.perf_counter()
                 fn()
                 times[label].append(time.perf_counter() - started)
@@ -100,6 +114,9 @@ def main() -> None:
     fast = statistics.quantiles(times["host.call"], n=10)[0]
     fast_bare = statistics.quantiles(times["subprocess.run"], n=10)[0]
     print(f"  ratio at p10 (less sensitive to load):        {fast / fast_bare:.3f}x")
+    if opts.stream:
+        with_output = statistics.median(times["+on_output"])
+        print(f"  ratio host.call(on_output=) / host.call (medians): {with_output / ours:.3f}x")
 
 
 if __name__ == "__main__":
