@@ -106,3 +106,27 @@ def test_listing_tools_from_a_warm_cache_imports_none_of_the_call_machinery(tmp_
     assert "tooldrop_markdown._loader" in cold_modules  # the first run did parse the file
     imported = [m for m in NOT_ON_A_WARM_LIST if m in warm_modules]
     assert imported == []
+
+
+def test_tooldrop_list_from_a_warm_cache_imports_none_of_the_call_machinery(tmp_path):
+    """The same for the CLI: ``python -X importtime`` names every module the process
+    imported, on stderr."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    tools = tmp_path / "project" / ".tooldrop" / "tools"
+    tools.mkdir(parents=True)
+    (tools / "hello.md").write_text("---\nname: hello\ndescription: Say hello.\n---\necho hello\n")
+    old = time.time() - 60
+    os.utime(tools / "hello.md", (old, old))
+    (tmp_path / "user").mkdir()
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    argv = [sys.executable, "-X", "importtime", "-m", "tooldrop"]
+    argv += ["--project", str(tmp_path / "project"), "--user-dir", str(tmp_path / "user"), "list"]
+    runs = [subprocess.run(argv, capture_output=True, text=True, env=env, check=True) for _ in "ab"]
+    assert all("hello" in run.stdout for run in runs)
+    modules = {line.rsplit("|", 1)[-1].strip() for line in runs[1].stderr.splitlines()}
+    assert "tooldrop.host._discover" in modules  # the report is what it seems
+    assert [m for m in NOT_ON_A_WARM_LIST if m in modules] == []

@@ -13,7 +13,6 @@ from .._errors import RenderError
 from .._model import Decision, ToolCall, ToolResult, ToolSpec
 from ..host._host import ToolHost
 from ..host._lifetime import stopped_by
-from ..schemas._schema import apply_defaults, drop_null_optionals
 from ._context import CliContext, pass_cli, skill_option
 from ._format import allowed, echo_json, place_text, shown_path
 from ._live import CallDisplay, isatty
@@ -143,6 +142,8 @@ def _edit_problems(call: ToolCall, host: ToolHost, args: Mapping[str, Any]) -> l
     Checked here, before the edit is handed back, so that a slip in the editor is shown and
     asked about again rather than ending the call (the pipeline refuses invalid arguments).
     """
+    from ..schemas._schema import apply_defaults, drop_null_optionals  # not at start-up
+
     spec = call.spec
     current = drop_null_optionals(spec, args)
     messages: list[str] = []
