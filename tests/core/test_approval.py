@@ -220,3 +220,22 @@ def test_a_grant_never_answers_in_another_place(tmp_path_factory, spec_factory, 
         name, origin=Origin(source="json", scope="personal", content_hash=digest)
     )
     assert not any(store.is_granted(personal) for store in stores)  # another scope
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_default_policy_answers_availability_so_a_later_plugin_is_not_asked(
+    make_host, tool_pack, spec_factory, mode
+):
+    """Outside plan and headless the default policy offers every tool itself: a plugin that
+    runs after it (``trylast``) cannot hide one; only a ``tryfirst`` plugin overrides it."""
+    asked: list[str] = []
+
+    class Late:
+        @hookimpl(trylast=True)
+        def tooldrop_available(self, spec):
+            asked.append(spec.name)
+            return False
+
+    host = make_host(tool_pack(spec_factory("t", approval="always")), Late(), mode=mode)
+    assert [spec.name for spec in host.tools()] == ["t"]
+    assert asked == []

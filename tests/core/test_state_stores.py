@@ -188,3 +188,21 @@ def test_revoking_one_tool_keeps_the_others_grants_on_disk(tmp_path, spec_factor
     mtime = os.stat(store.path).st_mtime_ns
     assert store.revoke("one") == []  # nothing to forget: nothing written
     assert os.stat(store.path).st_mtime_ns == mtime
+
+
+def test_a_grant_with_a_field_that_is_not_a_string_answers_for_nothing(tmp_path, spec_factory):
+    """A hand-edited entry (a number, a list, an empty string) grants nothing, and the next
+    grant written leaves it out: only whole grants of four strings are read back."""
+    spec = _spec(spec_factory, "5", tmp_path / "5.json")
+    whole = {"name": "5", "hash": "h1", "scope": "project", "place": str(tmp_path.resolve())}
+    for field, bad in [("name", 5), ("hash", ["h1"]), ("scope", None), ("place", ""), ("hash", 0)]:
+        store = _grants_file(tmp_path, {"version": 2, "grants": [{**whole, field: bad}]})
+        assert store.all() == [], (field, bad)
+        assert store.is_granted(spec) is False, (field, bad)
+    store = _grants_file(tmp_path, {"version": 2, "grants": [{**whole, "name": 5}, whole]})
+    (grant,) = store.all()
+    assert grant.name == "5"
+    assert store.is_granted(spec) is True
+    store.remember(_spec(spec_factory, "other", tmp_path / "other.json"))
+    on_disk = json.loads(store.path.read_text())["grants"]
+    assert [(g["name"], g["hash"]) for g in on_disk] == [("5", "h1"), ("other", "h1")]
