@@ -103,7 +103,9 @@ def main() -> None:
             answer: dict[str, object] = {"pulls_in": bad} if bad else {"ready": True}
         else:
             code, seconds = _run(request["args"], request["timeout"], log)
-            answer = {"code": code, "seconds": seconds}
+            times = os.times()  # this worker's CPU and its children's, for the runner's count
+            cpu = times.user + times.system + times.children_user + times.children_system
+            answer = {"code": code, "seconds": seconds, "cpu": cpu}
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
 

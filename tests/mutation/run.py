@@ -36,7 +36,9 @@ import hashlib
 import json
 import os
 import py_compile
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -248,13 +250,16 @@ def _coverage(
     return found
 
 
-def _import_time_uses(source: str) -> dict[int, set[int]]:
+def _import_time_uses(source: str) -> dict[int, set[int] | None]:
     """For each line run at import time (outside any function body), the lines that use what
-    its top-level statement defines: a constant's readers, a function's body, a class's
-    methods. Coverage credits such a line to no test (it ran while tests were collected)."""
+    its top-level statement defines: a private constant's readers, a function's body. ``None``
+    where other modules may read it too (a public constant, a class's attributes): every test
+    of the module. Coverage credits such a line to no test (it ran while tests were collected).
+    """
     tree = ast.parse(source)
     runtime: set[int] = set()
     loads: dict[str, set[int]] = defaultdict(set)
+    exported: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             for stmt in node.body:
@@ -263,21 +268,26 @@ def _import_time_uses(source: str) -> dict[int, set[int]]:
             runtime.update(range(node.body.lineno, (node.body.end_lineno or 0) + 1))
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             loads[node.id].add(node.lineno)
-    uses: dict[int, set[int]] = {}
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            exported.add(node.value)  # names in __all__ (and other strings: harmless)
+    uses: dict[int, set[int] | None] = {}
     for stmt in tree.body:
         span = range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1)
         names: set[str] = set()
         inner: set[int] = set()
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             names.add(stmt.name)
             inner = {line for line in span if line in runtime}
         elif isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             names = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-        used = inner | {line for name in names for line in loads[name]}
+        public = isinstance(stmt, ast.ClassDef) or any(
+            not name.startswith("_") or name in exported for name in names
+        )
+        used = None if public else inner | {line for name in names for line in loads[name]}
         for line in span:
             if line not in runtime:
-                uses[line] = used - set(span) | inner
+                uses[line] = None if used is None else used - set(span) | inner
     return uses
 
 
@@ -293,9 +303,10 @@ class _Selector:
     def tests(self, line: int) -> list[str]:
         chosen = set(self.lines.get(line, ()))
         if line in self.uses:
-            for used in self.uses[line]:
+            uses = self.uses[line]
+            for used in uses or ():
                 chosen.update(self.lines.get(used, ()))
-            if not chosen:  # used from other modules only: every test that reaches this one
+            if uses is None or not chosen:  # read elsewhere too: every test reaching the module
                 chosen = set(self.everything)
         return sorted(chosen, key=lambda t: (self.durations.get(t, 0.0), t))
 
@@ -306,11 +317,15 @@ class _Selector:
 # -- step 2: the mutants -----------------------------------------------------------------------
 
 
+_LIVE: list[_Worker] = []
+
+
 class _Worker:
     """One job: a copy of the tree and a forking pytest worker (``_worker.py``) running in it."""
 
     def __init__(self, copy: Path, modules: list[str]) -> None:
         self.copy = copy
+        self.cpu = 0.0  # as the worker last said
         self.modules = list(modules)
         self.left_out: list[str] = []
         self._start()
@@ -327,6 +342,7 @@ class _Worker:
             )
             answer = self._ask({"modules": self.modules})
             if answer.get("ready"):
+                _LIVE.append(self)
                 return
             self.close()  # that module imports tooldrop itself: the children must do it
             self.left_out.append(answer["pulls_in"])
@@ -347,12 +363,15 @@ class _Worker:
         # and its clean-up of old runs there can take longer than the tests.
         args = [*PYTEST, "-x", "-n0", f"--basetemp={self.copy / '.tmp'}", *tests]
         answer = self._ask({"args": args, "timeout": timeout})
+        self.cpu = answer["cpu"]
         return answer["code"], answer["seconds"]
 
     def close(self) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.close()
         self.proc.wait()
+        if self in _LIVE:
+            _LIVE.remove(self)
 
 
 def _judge(worker: _Worker, mutant: Mutant, tests: list[str], budget: float) -> tuple[str, float]:
@@ -373,6 +392,15 @@ def _judge(worker: _Worker, mutant: Mutant, tests: list[str], budget: float) -> 
         return f"error: pytest exit {code}, see {worker.copy / '.mutant.log'}", seconds
     # failed (1), errors while collecting (2: a mutant that breaks an import), timed out (-9)
     return "killed", seconds
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of every process it has waited for (their children
+    too): the coverage run, the workers once closed, the forked runs and the tests'
+    subprocesses."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), os.times()
+    live = sum(worker.cpu for worker in _LIVE)  # a worker's counts above once it is waited for
+    return own.ru_utime + own.ru_stime + children.children_user + children.children_system + live
 
 
 def _equivalents() -> dict[str, str]:
@@ -498,13 +526,20 @@ def main(argv: list[str] | None = None) -> int:
 
     equivalents = _equivalents()
     steps: dict[str, float] = {}
+    cpu_steps: dict[str, float] = {}
     started = clock = time.monotonic()
+    # A kill (SIGTERM) unwinds like ^C: the workers stop and the copies are removed.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+    cpu = _cpu()
 
     def step(name: str) -> None:
-        nonlocal clock
-        now = time.monotonic()
+        # Wall time, and the CPU time of everything the step ran (what two idle cores need).
+        nonlocal clock, cpu
+        now, used = time.monotonic(), _cpu()
         steps[name] = now - clock
-        clock = now
+        cpu_steps[name] = used - cpu
+        clock, cpu = now, used
 
     jobs = max(args.jobs, 1)
     # A listed equivalent was judged by a person: it is not run again unless asked (--all).
@@ -560,11 +595,10 @@ def main(argv: list[str] | None = None) -> int:
     for mutant_id in sorted(set(equivalents) - {m.id for m in mutants}):
         if mutant_id.partition("::")[0] in mutated:
             print(f"note: {mutant_id} in equivalents.txt is no longer a mutant of its module")
-    print(
-        "time: "
-        + ", ".join(f"{k} {v:.0f} s" for k, v in steps.items())
-        + f", total {time.monotonic() - started:.0f} s"
-    )
+    wall = ", ".join(f"{k} {v:.0f} s" for k, v in steps.items())
+    print(f"time: {wall}, total {time.monotonic() - started:.0f} s")
+    used = ", ".join(f"{k} {v:.0f} s" for k, v in cpu_steps.items())
+    print(f"cpu:  {used}, total {sum(cpu_steps.values()):.0f} s")
     total, equivalent = len(mutants), sum(v == "equivalent" for v in outcome.values())
     killed = total - equivalent - gaps
     print(f"mutation: {total} mutants, {killed} killed, {equivalent} equivalent, {gaps} real gaps")
