@@ -169,3 +169,18 @@ def test_the_cli_and_an_embedded_host_offer_the_same_tools(tmp_path):
     assert embedded.stdout.split() == ["kept"]
     assert listed.stdout.startswith("Tools (1)")
     assert "Disabled by disabledTools in config.yaml (1): dropped" in listed.stdout
+
+
+def test_a_config_yaml_is_read_up_to_one_mebibyte_and_refused_a_byte_over(project, user_dir):
+    config = project / ".tooldrop" / "config.yaml"
+    head = "disabledTools: [gone]\n"
+    config.write_text(head + "#" * (1024 * 1024 - len(head) - 1) + "\n")
+    assert config.stat().st_size == 1024 * 1024
+    settings = load_settings(project, user_dir, "tooldrop")
+    assert (settings.disabled_tools, settings.problems) == ({"gone"}, [])
+    config.write_text(config.read_text() + "\n")
+    settings = load_settings(project, user_dir, "tooldrop")
+    assert settings.disabled_tools == set()
+    assert [(p.path, p.message) for p in settings.problems] == [
+        (config, "cannot read: larger than 1 MiB")
+    ]

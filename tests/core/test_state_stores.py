@@ -206,3 +206,69 @@ def test_a_grant_with_a_field_that_is_not_a_string_answers_for_nothing(tmp_path,
     store.remember(_spec(spec_factory, "other", tmp_path / "other.json"))
     on_disk = json.loads(store.path.read_text())["grants"]
     assert [(g["name"], g["hash"]) for g in on_disk] == [("5", "h1"), ("other", "h1")]
+
+
+def test_grants_json_is_read_up_to_sixteen_mebibytes_and_not_a_byte_more(tmp_path, spec_factory):
+    spec = _spec(spec_factory, "t", tmp_path / "t.json")
+    grant = {"name": "t", "hash": "h1", "scope": "project", "place": str(tmp_path.resolve())}
+    text = json.dumps({"version": 2, "grants": [grant]})
+    store = GrantStore(tmp_path / "grants.json", tmp_path.resolve(), tmp_path / "config")
+    store.path.write_text(text + " " * (16 * 1024 * 1024 - len(text)))
+    assert store.path.stat().st_size == 16 * 1024 * 1024
+    assert store.is_granted(spec) is True
+    store.path.write_text(text + " " * (16 * 1024 * 1024 - len(text) + 1))
+    assert store.is_granted(spec) is False  # too big: read as absent, never half read
+
+
+def test_a_plugin_tools_grant_is_bound_to_its_folder_or_else_its_plugin(tmp_path, spec_factory):
+    store = GrantStore(tmp_path / "grants.json", tmp_path.resolve(), tmp_path / "config")
+
+    def plugin_tool(path):
+        origin = Origin(source="entrypoint:x", scope="plugin", path=path, content_hash="h1")
+        return spec_factory("t", origin=origin)
+
+    here, there, pathless = (
+        plugin_tool(p) for p in (tmp_path / "a" / "t.md", tmp_path / "b" / "t.md", None)
+    )
+    store.remember(here)
+    assert (store.is_granted(here), store.is_granted(there), store.is_granted(pathless)) == (
+        True,
+        False,
+        False,
+    )
+    store.remember(pathless)
+    places = [(g["scope"], g["place"]) for g in json.loads(store.path.read_text())["grants"]]
+    assert places == [("plugin", str((tmp_path / "a").resolve())), ("plugin", "entrypoint:x")]
+    assert store.is_granted(there) is False
+
+
+def test_revoking_here_takes_this_config_dirs_and_plugin_grants_not_another_config_dirs(
+    tmp_path, spec_factory
+):
+    config = tmp_path / "config"
+    store = GrantStore(tmp_path / "grants.json", tmp_path.resolve(), config)
+    other = GrantStore(store.path, tmp_path.resolve(), tmp_path / "elsewhere")
+
+    def tool(name, scope, path):
+        origin = Origin(source="json", scope=scope, path=path, content_hash="h1")
+        return spec_factory(name, origin=origin)
+
+    mine = tool("mine", "personal", config / "tools" / "mine.json")
+    theirs = tool("theirs", "personal", tmp_path / "elsewhere" / "tools" / "theirs.json")
+    plugged = tool("plugged", "plugin", tmp_path / "plugin" / "plugged.md")
+    store.remember(mine)
+    other.remember(theirs)
+    store.remember(plugged)
+    assert [store.is_here(g) for g in store.all()] == [True, False, True]
+    assert sorted(g.name for g in store.revoke()) == ["mine", "plugged"]
+    assert [g["name"] for g in json.loads(store.path.read_text())["grants"]] == ["theirs"]
+    assert other.is_granted(theirs) is True
+
+
+def test_forget_drops_one_tools_grants_given_here(tmp_path, spec_factory):
+    store = _grants_file(tmp_path, {"version": GrantStore.VERSION, "grants": []})
+    one, two = (_spec(spec_factory, n, tmp_path / f"{n}.json") for n in ("one", "two"))
+    store.remember(one)
+    store.remember(two)
+    store.forget("one")
+    assert [g["name"] for g in json.loads(store.path.read_text())["grants"]] == ["two"]
