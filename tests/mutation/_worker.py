@@ -24,7 +24,10 @@ import signal
 import sys
 import time
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path.cwd().resolve()
 
@@ -53,7 +56,33 @@ def _preload(names: list[str]) -> str | None:
     return None
 
 
-def _run(args: list[str], timeout: float, log: str) -> tuple[int, float]:
+class _OutOfTime(Exception):
+    """A test ran far longer than it did without the mutant: it hangs, so the mutant is killed."""
+
+
+class _Limits:
+    """pytest plugin: each test gets a time limit (SIGALRM), so a mutant that makes one hang
+    (a FIFO opened without O_NONBLOCK waits forever) fails that test in seconds instead of
+    holding the whole run until its timeout."""
+
+    def __init__(self, limits: dict[str, float], default: float) -> None:
+        self.limits, self.default = limits, default
+
+    def _alarm(self, signum: int, frame: object) -> None:
+        raise _OutOfTime("the test ran out of time")
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item) -> Iterator[None]:
+        previous = signal.signal(signal.SIGALRM, self._alarm)
+        signal.setitimer(signal.ITIMER_REAL, self.limits.get(item.nodeid, self.default))
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+
+def _run(args: list[str], timeout: float, log: str, limits: _Limits) -> tuple[int, float]:
     start = time.monotonic()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -67,9 +96,7 @@ def _run(args: list[str], timeout: float, log: str) -> tuple[int, float]:
         os.dup2(out, 2)
         code = 70
         try:
-            import pytest
-
-            code = int(pytest.main(args))
+            code = int(pytest.main(args, plugins=[limits]))
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -102,7 +129,8 @@ def main() -> None:
             gc.freeze()
             answer: dict[str, object] = {"pulls_in": bad} if bad else {"ready": True}
         else:
-            code, seconds = _run(request["args"], request["timeout"], log)
+            limits = _Limits(request.get("limits", {}), request.get("limit", 60.0))
+            code, seconds = _run(request["args"], request["timeout"], log, limits)
             times = os.times()  # this worker's CPU and its children's, for the runner's count
             cpu = times.user + times.system + times.children_user + times.children_system
             answer = {"code": code, "seconds": seconds, "cpu": cpu}

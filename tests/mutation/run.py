@@ -310,9 +310,6 @@ class _Selector:
                 chosen = set(self.everything)
         return sorted(chosen, key=lambda t: (self.durations.get(t, 0.0), t))
 
-    def seconds(self, tests: list[str]) -> float:
-        return sum(self.durations.get(t, 0.0) for t in tests)
-
 
 # -- step 2: the mutants -----------------------------------------------------------------------
 
@@ -358,11 +355,13 @@ class _Worker:
         answer: dict[str, Any] = json.loads(line)
         return answer
 
-    def pytest(self, tests: list[str], timeout: float) -> tuple[int, float]:
+    def pytest(
+        self, tests: list[str], timeout: float, limits: dict[str, float] | None = None
+    ) -> tuple[int, float]:
         # --basetemp: pytest's default one is shared with every other pytest on the machine,
         # and its clean-up of old runs there can take longer than the tests.
         args = [*PYTEST, "-x", "-n0", f"--basetemp={self.copy / '.tmp'}", *tests]
-        answer = self._ask({"args": args, "timeout": timeout})
+        answer = self._ask({"args": args, "timeout": timeout, "limits": limits or {}})
         self.cpu = answer["cpu"]
         return answer["code"], answer["seconds"]
 
@@ -374,7 +373,9 @@ class _Worker:
             _LIVE.remove(self)
 
 
-def _judge(worker: _Worker, mutant: Mutant, tests: list[str], budget: float) -> tuple[str, float]:
+def _judge(
+    worker: _Worker, mutant: Mutant, tests: list[str], durations: dict[str, float]
+) -> tuple[str, float]:
     """``killed``, ``survived``, ``uncovered`` or ``error: ...`` for ``mutant`` in ``worker``,
     and the seconds it took."""
     if not tests:
@@ -383,7 +384,11 @@ def _judge(worker: _Worker, mutant: Mutant, tests: list[str], budget: float) -> 
     original = path.read_text(encoding="utf-8")
     path.write_text(mutant.source, encoding="utf-8")
     try:
-        code, seconds = worker.pytest(tests, timeout=60 + 4 * budget)
+        # A test that takes far longer than it did under coverage (itself slower) hangs.
+        limits = {t: 10 + 5 * durations.get(t, 0.0) for t in tests}
+        budget = sum(durations.get(t, 0.0) for t in tests)
+        timeout = 60 + 4 * budget if budget else 1800  # (--recheck: whole test directories)
+        code, seconds = worker.pytest(tests, timeout=timeout, limits=limits)
     finally:
         path.write_text(original, encoding="utf-8")
     if code == 0:
@@ -420,11 +425,13 @@ class _Pool:
         self._free = list(workers)
         self._lock = threading.Lock()
 
-    def judge(self, mutant: Mutant, tests: list[str], budget: float) -> tuple[str, float]:
+    def judge(
+        self, mutant: Mutant, tests: list[str], durations: dict[str, float]
+    ) -> tuple[str, float]:
         with self._lock:
             worker = self._free.pop()
         try:
-            return _judge(worker, mutant, tests, budget)
+            return _judge(worker, mutant, tests, durations)
         finally:
             with self._lock:
                 self._free.append(worker)
@@ -438,7 +445,7 @@ def _mutate(
     def run(mutant: Mutant) -> tuple[Mutant, str, float, int]:
         selector = selectors[mutant.path]
         tests = selector.tests(mutant.line)
-        verdict, seconds = pool.judge(mutant, tests, selector.seconds(tests))
+        verdict, seconds = pool.judge(mutant, tests, selector.durations)
         return mutant, verdict, seconds, len(tests)
 
     outcome: dict[str, str] = {}
@@ -461,7 +468,7 @@ def _recheck(mutants: list[Mutant], pool: _Pool, jobs: int) -> list[Mutant]:
     """The survivors that their module's whole test paths kill (coverage missed the test)."""
 
     def again(mutant: Mutant) -> tuple[Mutant, str]:
-        return mutant, pool.judge(mutant, list(TARGETS[mutant.path]), 300)[0]
+        return mutant, pool.judge(mutant, list(TARGETS[mutant.path]), {})[0]
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as threads:
         return [m for m, verdict in threads.map(again, mutants) if verdict == "killed"]
