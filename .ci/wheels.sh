@@ -209,14 +209,18 @@ PY
 step "adapters beside mcp<2: installed without the MCP server, a LangChain tool call ran"
 
 # -- the first example of docs/plugins.md, a pack of Python tools, runs where tooldrop-python is
-# not installed (the same venv): the core runs in-process tools itself ----------------------------
+# not installed (a venv with tooldrop-core alone): the core runs in-process tools itself ---------
+core_only=$work/core-only
+uv venv -q --python "$python" "$core_only/venv"
+uv pip install -q --python "$core_only/venv/bin/python" --find-links "$dist" \
+    "$dist"/tooldrop_core-*.whl || fail "tooldrop-core does not install alone"
 mkdir -p "$fw/pack"
 awk '/^# tooldrop_weather\.py$/ {on=1} on && /^```$/ {exit} on {print}' "$repo/docs/plugins.md" \
     > "$fw/pack/tooldrop_weather.py"
 grep -q '^def tooldrop_register_tools' "$fw/pack/tooldrop_weather.py" \
     || fail "docs/plugins.md no longer opens with the tooldrop_weather.py example"
-(cd "$fw/project" && PYTHONPATH="$fw/pack" "$fw/venv/bin/python" - <<'PY') \
-    || fail "a plugin's tooldrop.Tool with tooldrop-core alone"
+(cd "$fw/project" && PYTHONPATH="$fw/pack" TOOLDROP_CONFIG_DIR="$core_only/config" \
+    "$core_only/venv/bin/python" - <<'PY') || fail "a plugin's tooldrop.Tool with tooldrop-core alone"
 import importlib.util
 
 import tooldrop
