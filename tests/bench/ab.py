@@ -153,16 +153,36 @@ def main() -> None:
                 for mode in MODES
                 for side in sides
             ]
-            best: dict[str, float] = {}
-            for i in range(opts.repeat):
-                turn = i % len(cases)
-                for label, mode, side in cases[turn:] + cases[:turn]:
-                    seconds = run(mode, project, user, caches[side], sides[side])
-                    best[label] = min(best.get(label, seconds), seconds)
-            print(f"\n{size:,} tools (best of {opts.repeat}, fresh process each)")
-            for label, _, _ in cases:
-                ratio = best[label] / best["floor"]
-                print(f"  {label:<20} {best[label] * 1000:>9.1f} ms {ratio:6.2f}x")
+            best = _best_times(cases, opts.repeat, project, user, caches, sides)
+            _print_times(f"{size:,} tools", opts.repeat, cases, best)
+
+
+def _best_times(
+    cases: list[tuple[str, str, str]],
+    repeat: int,
+    project: Path,
+    user: Path,
+    caches: dict[str, Path],
+    sides: dict[str, str | None],
+) -> dict[str, float]:
+    """The best wall time of each case over ``repeat`` rounds, each round starting one case
+    later, so no case always runs first (after the others warmed the machine)."""
+    best: dict[str, float] = {}
+    for i in range(repeat):
+        turn = i % len(cases)
+        for label, mode, side in cases[turn:] + cases[:turn]:
+            seconds = run(mode, project, user, caches[side], sides[side])
+            best[label] = min(best.get(label, seconds), seconds)
+    return best
+
+
+def _print_times(
+    title: str, repeat: int, cases: list[tuple[str, str, str]], best: dict[str, float]
+) -> None:
+    print(f"\n{title} (best of {repeat}, fresh process each)")
+    for label, _, _ in cases:
+        ratio = best[label] / best["floor"]
+        print(f"  {label:<20} {best[label] * 1000:>9.1f} ms {ratio:6.2f}x")
 
 
 def public(opts: argparse.Namespace, sides: dict[str, str | None], root: Path, user: Path) -> None:
@@ -189,16 +209,8 @@ def public(opts: argparse.Namespace, sides: dict[str, str | None], root: Path, u
                 ratio = counts[label] / counts["floor"]
                 print(f"  {label:<20} {counts[label] / 1e6:>9.1f} M {ratio:6.2f}x")
             continue
-        best: dict[str, float] = {}
-        for i in range(opts.repeat):
-            turn = i % len(cases)
-            for label, mode, side in cases[turn:] + cases[:turn]:
-                seconds = run(mode, project, user, caches[side], sides[side])
-                best[label] = min(best.get(label, seconds), seconds)
-        print(f"\n{size:,} tools, public path (best of {opts.repeat}, fresh process each)")
-        for label, _, _ in cases:
-            ratio = best[label] / best["floor"]
-            print(f"  {label:<20} {best[label] * 1000:>9.1f} ms {ratio:6.2f}x")
+        best = _best_times(cases, opts.repeat, project, user, caches, sides)
+        _print_times(f"{size:,} tools, public path", opts.repeat, cases, best)
 
 
 if __name__ == "__main__":
