@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 from pathlib import Path
@@ -34,6 +35,7 @@ def test_a_fifo_is_refused_at_once_with_no_writer(tmp_path: Path):
     with pytest.raises(FileRefused, match="not a regular file") as info:
         read_regular_file(path, 100)
     assert info.value.filename == str(path)
+    assert (info.value.errno, info.value.strerror) == (errno.EINVAL, "not a regular file")
 
 
 def test_a_fifo_with_a_writer_that_never_ends_is_refused(tmp_path: Path):

@@ -8,6 +8,7 @@ forget it. ``settings=`` replaces the files.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -183,4 +184,13 @@ def test_a_config_yaml_is_read_up_to_one_mebibyte_and_refused_a_byte_over(projec
     assert settings.disabled_tools == set()
     assert [(p.path, p.message) for p in settings.problems] == [
         (config, "cannot read: larger than 1 MiB")
+    ]
+
+
+def test_a_config_yaml_that_is_a_fifo_is_named_and_skipped_at_once(project, user_dir):
+    config = project / ".tooldrop" / "config.yaml"
+    os.mkfifo(config)
+    settings = load_settings(project, user_dir, "tooldrop")
+    assert [(p.path, p.message) for p in settings.problems] == [
+        (config, "cannot read: not a regular file")
     ]
