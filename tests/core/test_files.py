@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import errno
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -73,3 +75,34 @@ def test_state_files_that_are_fifos_read_as_absent(tmp_path: Path):
     path = tmp_path / "grants.json"
     os.mkfifo(path)
     assert read_json(path) is None
+
+
+def test_looking_at_a_terminal_never_makes_it_our_controlling_terminal(tmp_path: Path):
+    """A config.yaml that links to a terminal is refused; opening it to look (O_NOCTTY) does
+    not make it the controlling terminal of a session that has none, so the terminal's ^C
+    and hang-up never reach tooldrop."""
+    master, slave = os.openpty()
+    try:
+        link = tmp_path / "config.yaml"
+        link.symlink_to(os.ttyname(slave))
+        script = (
+            "import os\n"
+            "os.setsid()\n"
+            "from tooldrop._files import FileRefused, read_regular_file\n"
+            "try:\n"
+            f"    read_regular_file({str(link)!r}, 100)\n"
+            "except FileRefused as exc:\n"
+            "    print(exc.strerror)\n"
+            "try:\n"
+            "    os.close(os.open('/dev/tty', os.O_RDWR))\n"
+            "    print('a controlling terminal')\n"
+            "except OSError:\n"
+            "    print('no controlling terminal')\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+        )
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert done.stdout.splitlines() == ["not a regular file", "no controlling terminal"]
