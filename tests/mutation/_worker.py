@@ -87,7 +87,9 @@ def _run(args: list[str], timeout: float, log: str, limits: _Limits) -> tuple[in
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
+    _RUNNING[:] = [pid]
     if pid == 0:  # the child: a process group of its own, so a timeout kills what it started
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.setsid()
         out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         null = os.open(os.devnull, os.O_RDONLY)
@@ -115,7 +117,19 @@ def _run(args: list[str], timeout: float, log: str, limits: _Limits) -> tuple[in
     return code, time.monotonic() - start
 
 
+#: The child running now: a SIGTERM to the worker (the runner stopped) takes it down too.
+_RUNNING: list[int] = []
+
+
+def _stop(signum: int, frame: object) -> None:
+    for pid in _RUNNING:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+    os._exit(1)
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _stop)
     log = str(ROOT / ".mutant.log")
     for line in sys.stdin:
         request = json.loads(line)

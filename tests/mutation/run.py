@@ -365,8 +365,11 @@ class _Worker:
         self.cpu = answer["cpu"]
         return answer["code"], answer["seconds"]
 
-    def close(self) -> None:
+    def close(self, *, now: bool = False) -> None:
+        """Stop the worker: when it has finished its run, or ``now`` (with its run)."""
         assert self.proc.stdin is not None
+        if now:
+            self.proc.terminate()
         self.proc.stdin.close()
         self.proc.wait()
         if self in _LIVE:
@@ -593,6 +596,10 @@ def main(argv: list[str] | None = None) -> int:
                     outcome[mutant.id] = "killed"
                     print(f"  killed only by its module's test paths: {mutant.id}")
                 step("recheck")
+        except BaseException:
+            for worker in workers:
+                worker.close(now=True)
+            raise
         finally:
             for worker in workers:
                 worker.close()
