@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.metadata
 import types
 
+import pytest
+
 import tooldrop_shell
 import tooldrop_shell.plugin
 
@@ -39,3 +41,15 @@ def test_markdown_loaders_can_share_the_forbidden_env_rule():
     message = tooldrop_shell.env_name_problem("LD_AUDIT")
     assert message is not None
     assert message.startswith("may not set LD_AUDIT")
+
+
+@pytest.mark.parametrize("name", ["", "A=B", "A\0B", "\0"])
+def test_a_name_no_environment_can_hold_is_refused_by_name(name):
+    assert tooldrop_shell.env_name_problem(name) == (
+        f"{name!r} is not a valid environment variable name"
+    )
+
+
+@pytest.mark.parametrize("name", ["A", "GIT_AUTHOR_NAME", "_x1", "lower"])
+def test_an_ordinary_name_has_no_problem(name):
+    assert tooldrop_shell.env_name_problem(name) is None
