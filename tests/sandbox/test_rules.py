@@ -194,3 +194,27 @@ def test_entry_point_loads_the_plugin_module():
         ep for ep in importlib.metadata.entry_points(group="tooldrop") if ep.name == "sandbox"
     ]
     assert entry.load() is tooldrop_sandbox.plugin
+
+
+@pytest.mark.parametrize("variable", ["XDG_CACHE_HOME", "HOME"])
+def test_the_protected_cache_dir_follows_its_environment(tmp_path, monkeypatch, variable):
+    """The parse cache a tool must never write moves with XDG_CACHE_HOME (or HOME): the
+    protected paths, remembered per host, are worked out again when either changes."""
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    host = ToolHost(tmp_path, plugins=[])
+    monkeypatch.setenv(variable, str(tmp_path / "one"))
+    first = policy_for(_spec(), host).protected
+    monkeypatch.setenv(variable, str(tmp_path / "two"))
+    second = policy_for(_spec(), host).protected
+    assert os.path.realpath(host.cache_dir) in second
+    assert str(tmp_path / "two") in os.path.realpath(host.cache_dir)
+    assert first != second
+    assert policy_for(_spec(), host).protected == second  # and remembered again
+
+
+def test_inside_is_by_whole_path_components_and_never_true_for_a_relative_path():
+    from tooldrop_sandbox._policy import inside
+
+    assert inside("/ws", "/ws") and inside("/ws/a/b", "/ws")
+    assert not inside("/ws-evil", "/ws")
+    assert not inside("ws/a", "/ws")  # relative: commonpath refuses to compare
