@@ -332,3 +332,23 @@ def test_values_run_again_as_code_warn(load, body: str, command: str) -> None:
 )
 def test_plain_arguments_of_those_commands_do_not_warn(load, body: str) -> None:
     assert load(frontmatter(body, PARAMS)).problems == ()
+
+
+#: Builtins that read an argument as a variable name, a subscript or arithmetic (bash runs
+#: `a[$(…)]` there), written out by hand with what makes them do it.
+NAME_TAKING_BY_HAND = [
+    "read", "mapfile", "readarray", "let", "declare", "typeset", "local", "export",
+    "readonly", "unset", "getopts opts", "wait", "compgen", "complete", "compopt", "alias",
+    "bind", "enable", "hash", "printf -v", "test -v", "[ -v",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("builtin", NAME_TAKING_BY_HAND)
+@pytest.mark.parametrize("prefix", ["", "command ", "builtin ", "time "])
+def test_a_value_given_to_a_builtin_that_reads_names_is_refused(load, builtin, prefix) -> None:
+    assert body_problems(load, f"{prefix}{builtin} {{{{ x }}}}"), (prefix, builtin)
+
+
+@pytest.mark.parametrize("name", ["RANDOM", "SRANDOM", "OPTIND", "HISTCMD", "PATH", "BASH_ARGV0"])
+def test_a_value_assigned_to_a_variable_bash_evaluates_is_refused(load, name) -> None:
+    assert body_problems(load, f"{name}={{{{ x }}}} echo hi"), name
