@@ -5,10 +5,10 @@ from __future__ import annotations
 import itertools
 import unicodedata
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tooldrop import truncate
+from tooldrop import split_budget, truncate
 from tooldrop_shell._capture import Piece, StreamCapture, join_pieces, output_text, stopped_text
 
 # ECMA-262's WhiteSpace (TAB, VT, FF, ZWNBSP and every Zs character) and LineTerminator (LF,
@@ -103,9 +103,30 @@ def test_piece_holds_the_ends_of_the_trimmed_text(chunks, keep):
     assert piece.tail == (text[-keep:] if keep else "")
 
 
-@given(st.lists(st.text(max_size=30), max_size=6), st.integers(-1, 80))
+# The marker alone is about 100 characters: limits and texts must go well past it, or every
+# case ends in the marker's own cut and the head and tail are never joined (issue 21).
+_TEXTS = st.lists(st.text(alphabet="abcxyz\n", max_size=300), min_size=1, max_size=5)
+
+
+@example(texts=["x"], limit=0)  # a one-character text, cut to nothing, was cut
+@given(_TEXTS, st.integers(-1, 400))
 def test_join_pieces_of_whole_texts_is_truncate(texts, limit):
     assert join_pieces([Piece.of(t) for t in texts], limit) == truncate("".join(texts), limit)
+
+
+@given(_TEXTS, st.integers(1, 400), st.integers(0, 200))
+def test_join_pieces_of_texts_known_by_their_ends_is_truncate(texts, limit, extra):
+    keep = limit + extra  # what a capture keeps: at least the limit at each end
+    pieces = [Piece(t[:keep], t[-keep:], len(t)) for t in texts]
+    assert join_pieces(pieces, limit) == truncate("".join(texts), limit)
+
+
+def test_join_pieces_takes_the_tail_from_the_last_piece_and_the_head_from_the_first():
+    texts = ["H" * 200, "m" * 200, "T" * 200]
+    text, cut = join_pieces([Piece(t[:150], t[-150:], 200) for t in texts], 150)
+    n_head, n_tail, marker = split_budget(600, 150)
+    assert (n_head, n_tail) != (0, 0)
+    assert (text, cut) == ("H" * n_head + marker + "T" * n_tail, True)
 
 
 def test_a_character_split_across_reads_stays_whole():
