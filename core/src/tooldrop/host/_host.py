@@ -61,7 +61,8 @@ class ToolHost(HostBase):
     :param plugins: Compose exactly these plugins (modules or objects) and load no entry
         points; ``None`` loads the installed ``tooldrop`` entry points. A plugin set loaded
         once with :func:`tooldrop.cli.load_plugin_set` is used as it is (the core's essential
-        plugins are in every set).
+        plugins are in every set); hosts given one set share it, so a plugin one of them
+        registers is registered for all of them.
     :param always_allow: Tool names that skip the approval prompt wherever they are available,
         on top of the settings' ``alwaysAllow``.
     :param disabled_tools: Tool names that are never loaded, on top of the settings'
