@@ -190,6 +190,11 @@ def test_refused_positions(load, body: str, shell: str | None, message: str | No
         ("eval $(date) {{ x }} & echo", "eval"),
         ("sh -c $script {{ x }}", "sh"),
         ("bash -c ${cmd}$(true) {{ x }}", "bash"),
+        # a line continuation, a quoted or an escaped separator ends no command (seed 9191)
+        ("sh -c \\\n {{ x }}", "sh"),
+        ("eval 'a;b' {{ x }}", "eval"),
+        ('eval "a|b" {{ x }}', "eval"),
+        ("eval a\\; {{ x }}", "eval"),
     ],
 )
 def test_values_given_to_code_runners_warn(load, body: str, program: str) -> None:

@@ -79,15 +79,42 @@ _SEPARATORS = re.compile(r"[;&|\n()]")
 _MAY_VANISH = re.compile(r"(?:\$\w+|\$\{[^}]*\}|\$\([^)]*\)+|`[^`]*`)+")
 
 
+def _quote_end(text: str, index: int) -> int:
+    """The index just past the quoted string that opens at ``index`` (``'…'``, ``"…"`` or
+    ``$'…'``); the end of ``text`` when it is not closed there."""
+    if text[index] == "'":
+        end = text.find("'", index + 1)
+        return len(text) if end < 0 else end + 1
+    escapes = text[index] == '"' or text.startswith("$'", index)
+    close = '"' if text[index] == '"' else "'"
+    index += 1 if close == '"' else 2
+    while index < len(text):
+        if escapes and text[index] == "\\":
+            index += 2
+            continue
+        if text[index] == close:
+            return index + 1
+        index += 1
+    return len(text)
+
+
 def _last_command(text: str) -> str:
     """The text of the simple command ``text`` ends in: after its last ``;``, ``&``, ``|``,
     newline or subshell parenthesis. The parentheses of ``$( … )`` and ``$(( … ))`` are part
-    of a word, not separators (``eval $((x)) {{ x }}`` is still eval's command)."""
+    of a word, not separators (``eval $((x)) {{ x }}`` is still eval's command); so are a
+    quoted or backslash-escaped separator (``eval 'a;b' {{ x }}``, ``eval a\\; {{ x }}``) and
+    a line continuation (``sh -c \\`` then `` {{ x }}`` on the next line)."""
     start = 0
     depth = 0  # open $( … ) and $(( … )) around the current character
     index = 0
     while index < len(text):
         char = text[index]
+        if char == "\\":
+            index += 2  # an escaped character, or a backslash-newline that joins two lines
+            continue
+        if char in "'\"" or text.startswith("$'", index):
+            index = _quote_end(text, index)
+            continue
         if char == "$" and text.startswith("(", index + 1):
             depth += 1
             index += 2
@@ -99,7 +126,7 @@ def _last_command(text: str) -> str:
         elif _SEPARATORS.match(char):
             start = index + 1
         index += 1
-    return text[start:]
+    return text[start:].replace("\\\n", "")  # a continuation joins, it is no word
 
 
 # Any of those programs named as a whole word (after a / or a backslash too), or the dot
