@@ -24,8 +24,9 @@ def test_personal_and_project_tools_both_load(make_host, tool_writer, project, u
 
 
 def test_project_tool_overrides_personal_in_place_and_says_so(
-    make_host, tool_writer, project, user_dir
+    make_host, tool_writer, project, user_dir, monkeypatch
 ):
+    monkeypatch.chdir(project)  # the personal file is outside it: shown in full
     tool_writer(user_dir / "tools", "1.json", name="first", description="personal")
     tool_writer(user_dir / "tools", "2.json", name="same", description="personal")
     tool_writer(project / ".tooldrop" / "tools", "s.json", name="same", description="project")
@@ -37,6 +38,16 @@ def test_project_tool_overrides_personal_in_place_and_says_so(
     assert "overrides personal tool" in notes[0].message
     assert notes[0].path == project / ".tooldrop" / "tools" / "s.json"
     assert str(user_dir / "tools" / "2.json") in notes[0].message
+
+
+def test_the_overridden_file_is_shown_relative_to_the_working_directory_under_it(
+    make_host, tool_writer, project, user_dir, monkeypatch
+):
+    tool_writer(user_dir / "tools", "same.json", name="same", description="personal")
+    tool_writer(project / ".tooldrop" / "tools", "s.json", name="same", description="project")
+    monkeypatch.chdir(user_dir)
+    [note] = [p for p in make_host().problems() if p.severity == "info"]
+    assert note.message == 'overrides personal tool "same" (tools/same.json)'
 
 
 def test_duplicate_in_one_scope_keeps_the_first_and_names_both_files(
