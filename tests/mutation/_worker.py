@@ -9,7 +9,8 @@ start and a few seconds of imports (pytest's plugins, hypothesis, mcp, pydantic,
 Protocol, a JSON object per line: ``{"modules": [...]}`` first (answered with ``{"ready":
 true}`` or ``{"pulls_in": name}`` when a module imports the project itself and must be left out),
 then ``{"args": [...], "timeout": seconds}``, answered with ``{"code": exit code, "seconds":
-wall time}``; code -9 means the child ran out of time and was killed with its process group.
+wall time, "failed": the first test that failed}``; code -9 means the child ran out of time and
+was killed with its process group.
 """
 
 from __future__ import annotations
@@ -67,6 +68,12 @@ class _Limits:
 
     def __init__(self, limits: dict[str, float], default: float) -> None:
         self.limits, self.default = limits, default
+        self.failed = ""
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.failed and not self.failed:  # the runner tries the tests that kill first
+            self.failed = report.nodeid
+            Path(".mutant.failed").write_text(report.nodeid, encoding="utf-8")
 
     def _alarm(self, signum: int, frame: object) -> None:
         raise _OutOfTime("the test ran out of time")
@@ -84,6 +91,7 @@ class _Limits:
 
 def _run(args: list[str], timeout: float, log: str, limits: _Limits) -> tuple[int, float]:
     start = time.monotonic()
+    Path(".mutant.failed").unlink(missing_ok=True)
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -147,7 +155,13 @@ def main() -> None:
             code, seconds = _run(request["args"], request["timeout"], log, limits)
             times = os.times()  # this worker's CPU and its children's, for the runner's count
             cpu = times.user + times.system + times.children_user + times.children_system
-            answer = {"code": code, "seconds": seconds, "cpu": cpu}
+            failed = Path(".mutant.failed")
+            answer = {
+                "code": code,
+                "seconds": seconds,
+                "cpu": cpu,
+                "failed": failed.read_text(encoding="utf-8") if failed.exists() else None,
+            }
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
 

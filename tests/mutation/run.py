@@ -32,6 +32,7 @@ import argparse
 import ast
 import compileall
 import concurrent.futures
+import contextlib
 import hashlib
 import json
 import os
@@ -45,11 +46,17 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import attrs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mutants import Mutant, mutants_of
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -292,15 +299,28 @@ def _import_time_uses(source: str) -> dict[int, set[int] | None]:
 
 
 class _Selector:
-    """The tests to run for a mutant of one module, fastest first."""
+    """The tests to run for a mutant of one module: those that killed a mutant of the same
+    line, then of the module, first (most recent first); the rest fastest first. The set is
+    the same whatever the order; the order makes a kill come early."""
 
-    def __init__(self, target: str, info: dict[str, Any]) -> None:
+    def __init__(self, target: str, info: dict[str, Any], *, every_line: bool = False) -> None:
+        self.every_line = every_line
         self.lines: dict[int, list[str]] = {int(k): v for k, v in info["lines"].items()}
         self.durations: dict[str, float] = info["durations"]
         self.uses = _import_time_uses((ROOT / target).read_text(encoding="utf-8"))
         self.everything = sorted({t for tests in self.lines.values() for t in tests})
+        self._killers: dict[int | None, list[str]] = defaultdict(list)  # None: the module's
 
-    def tests(self, line: int) -> list[str]:
+    @classmethod
+    def whole(cls, target: str) -> _Selector:
+        """Every test path of ``target``, whatever its coverage says (``--recheck``)."""
+        paths = list(TARGETS[target])
+        return cls(target, {"lines": {"0": paths}, "durations": {}}, every_line=True)
+
+    def tests(self, line: int) -> tuple[list[str], int]:
+        """The tests, and how many at the front have killed a mutant of this module."""
+        if self.every_line:
+            return self.everything, 0
         chosen = set(self.lines.get(line, ()))
         if line in self.uses:
             uses = self.uses[line]
@@ -308,7 +328,18 @@ class _Selector:
                 chosen.update(self.lines.get(used, ()))
             if uses is None or not chosen:  # read elsewhere too: every test reaching the module
                 chosen = set(self.everything)
-        return sorted(chosen, key=lambda t: (self.durations.get(t, 0.0), t))
+        known = list(dict.fromkeys([*self._killers[line], *self._killers[None]]))
+        first = [t for t in known if t in chosen]
+        rest = sorted(chosen.difference(first), key=lambda t: (self.durations.get(t, 0.0), t))
+        return first + rest, len(first)
+
+    def killed_by(self, line: int, test: str) -> None:
+        for key in (line, None):
+            killers = self._killers[key]
+            if test in killers:
+                killers.remove(test)
+            killers.insert(0, test)
+            del killers[20:]  # a long tail of killers would only run the tests in another order
 
 
 # -- step 2: the mutants -----------------------------------------------------------------------
@@ -320,12 +351,17 @@ _LIVE: list[_Worker] = []
 class _Worker:
     """One job: a copy of the tree and a forking pytest worker (``_worker.py``) running in it."""
 
-    def __init__(self, copy: Path, modules: list[str]) -> None:
+    def __init__(
+        self, copy: Path, modules: list[str], targets: list[str] | None, files: list[str]
+    ) -> None:
         self.copy = copy
         self.cpu = 0.0  # as the worker last said
         self.modules = list(modules)
         self.left_out: list[str] = []
+        self.session: _Session | None = None
         self._start()
+        if targets:
+            self.session = _Session(copy, targets, files)
 
     def _start(self) -> None:
         while True:
@@ -357,17 +393,20 @@ class _Worker:
 
     def pytest(
         self, tests: list[str], timeout: float, limits: dict[str, float] | None = None
-    ) -> tuple[int, float]:
+    ) -> tuple[int, float, str | None]:
+        """Exit code, seconds, and the first test that failed."""
         # --basetemp: pytest's default one is shared with every other pytest on the machine,
         # and its clean-up of old runs there can take longer than the tests.
         args = [*PYTEST, "-x", "-n0", f"--basetemp={self.copy / '.tmp'}", *tests]
         answer = self._ask({"args": args, "timeout": timeout, "limits": limits or {}})
         self.cpu = answer["cpu"]
-        return answer["code"], answer["seconds"]
+        return answer["code"], answer["seconds"], answer["failed"]
 
     def close(self, *, now: bool = False) -> None:
         """Stop the worker: when it has finished its run, or ``now`` (with its run)."""
         assert self.proc.stdin is not None
+        if self.session is not None:
+            self.session.close(now=now)
         if now:
             self.proc.terminate()
         self.proc.stdin.close()
@@ -376,30 +415,159 @@ class _Worker:
             _LIVE.remove(self)
 
 
-def _judge(
-    worker: _Worker, mutant: Mutant, tests: list[str], durations: dict[str, float]
-) -> tuple[str, float]:
-    """``killed``, ``survived``, ``uncovered`` or ``error: ...`` for ``mutant`` in ``worker``,
-    and the seconds it took."""
+class _Session:
+    """One job's fast worker (``_session.py``): a pytest session that has collected the
+    targets' tests and runs each mutant in a forked child, the mutated function patched."""
+
+    def __init__(self, copy: Path, targets: list[str], files: list[str]) -> None:
+        requests_read, self._requests = os.pipe()
+        self._answers, answers_write = os.pipe()
+        env = _env(
+            copy,
+            TOOLDROP_MUTATION_FDS=f"{requests_read},{answers_write}",
+            TOOLDROP_MUTATION_TARGETS=os.pathsep.join(str(copy / t) for t in targets),
+        )
+        env["PYTHONPATH"] = os.pathsep.join([str(HERE), env["PYTHONPATH"]])
+        paths = [*files, f"--basetemp={copy / '.tmp'}"]
+        with open(copy / ".session.log", "wb") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "pytest", *PYTEST, "-s", "-n0", "-p", "_session", *paths],
+                cwd=copy,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                pass_fds=(requests_read, answers_write),
+            )
+        os.close(requests_read)
+        os.close(answers_write)
+        self.requests = os.fdopen(self._requests, "w", encoding="utf-8")
+        self.answers = os.fdopen(self._answers, "r", encoding="utf-8")
+        self.cpu = 0.0
+        line = self.answers.readline()
+        if not line:
+            said = (copy / ".session.log").read_text(encoding="utf-8", errors="replace")
+            raise RuntimeError(f"the mutation session did not start:\n{said[-3000:]}")
+        self.collected: int = json.loads(line)["collected"]
+
+    def run(
+        self, mutant: Mutant, path: Path, tests: list[str], timeout: float, limits: dict[str, float]
+    ) -> tuple[int, float, str | None] | None:
+        """Exit code, seconds and the test that failed; ``None`` when this mutant must run in
+        a fresh pytest."""
+        request = {
+            "line": mutant.line,
+            "path": str(path),
+            "source": mutant.source,
+            "tests": tests,
+            "timeout": timeout,
+            "limits": limits,
+        }
+        self.requests.write(json.dumps(request) + "\n")
+        self.requests.flush()
+        line = self.answers.readline()
+        if not line:
+            raise RuntimeError("the mutation session died")
+        answer = json.loads(line)
+        if "fallback" in answer:
+            _HOW[f"fresh pytest ({answer['fallback'].split(':')[0]})"] += 1
+            return None
+        self.cpu = answer["cpu"]
+        return answer["code"], answer["seconds"], answer["failed"]
+
+    def close(self, *, now: bool = False) -> None:
+        if now:
+            self.proc.terminate()
+        with contextlib.suppress(OSError):
+            self.requests.close()
+        self.proc.wait()
+        self.answers.close()
+
+
+#: How each mutant was judged, for the summary: in the session, or by a fresh pytest.
+_HOW: dict[str, int] = defaultdict(int)
+
+
+def _judge(worker: _Worker, mutant: Mutant, selector: _Selector, fast: bool) -> _Verdict:
+    """``mutant``'s verdict in ``worker``: ``killed``, ``survived``, ``uncovered`` or ``error:
+    ...``. ``fast``: try the worker's session first; only its kills count, anything else runs
+    again in a fresh pytest: the tests that killed other mutants of the module alone first
+    (collecting every test file costs seconds), then all of them."""
+    tests, known = selector.tests(mutant.line)
     if not tests:
-        return "uncovered", 0.0
+        return _Verdict("uncovered", 0.0, 0)
+    durations = selector.durations
     path = worker.copy / mutant.path
     original = path.read_text(encoding="utf-8")
     path.write_text(mutant.source, encoding="utf-8")
+    seconds = 0.0
     try:
         # A test that takes far longer than it did under coverage (itself slower) hangs.
         limits = {t: 10 + 5 * durations.get(t, 0.0) for t in tests}
         budget = sum(durations.get(t, 0.0) for t in tests)
         timeout = 60 + 4 * budget if budget else 1800  # (--recheck: whole test directories)
-        code, seconds = worker.pytest(tests, timeout=timeout, limits=limits)
+        if fast and worker.session is not None:
+            done = worker.session.run(mutant, path, tests, timeout, limits)
+            if done is not None:
+                code, seconds, failed = done
+                _HOW["session"] += 1
+                if code in (1, -9):
+                    if failed:
+                        selector.killed_by(mutant.line, failed)
+                    return _Verdict("killed", seconds, len(tests))
+        _HOW["fresh pytest"] += 1
+        stages = [tests[:known], tests] if 0 < known < len(tests) else [tests]
+        for stage in stages:
+            code, more, failed = _fresh(worker, stage, timeout, limits)
+            seconds += more
+            if code != 0:
+                break
     finally:
         path.write_text(original, encoding="utf-8")
     if code == 0:
-        return "survived", seconds
-    if code in (4, 5):  # usage error, or no test collected: the runner's fault, not the mutant's
-        return f"error: pytest exit {code}, see {worker.copy / '.mutant.log'}", seconds
-    # failed (1), errors while collecting (2: a mutant that breaks an import), timed out (-9)
-    return "killed", seconds
+        return _Verdict("survived", seconds, len(tests))
+    if code == 5 or (code == 4 and not _conftest_broken(worker)):
+        # no test collected, or a usage error: the runner's fault, not the mutant's
+        error = f"error: pytest exit {code}, see {worker.copy / '.mutant.log'}"
+        return _Verdict(error, seconds, len(tests))
+    # failed (1), errors while collecting (2), a conftest the mutant keeps from importing (4),
+    # timed out (-9)
+    if failed:
+        selector.killed_by(mutant.line, failed)
+    return _Verdict("killed", seconds, len(tests))
+
+
+@attrs.frozen
+class _Verdict:
+    verdict: str
+    seconds: float
+    tests: int
+
+
+def _fresh(
+    worker: _Worker, tests: list[str], timeout: float, limits: dict[str, float]
+) -> tuple[int, float, str | None]:
+    code, seconds, failed = worker.pytest(tests, timeout=timeout, limits=limits)
+    if code in (4, 5) and _ids_not_found(worker):
+        # The mutant renamed a parametrized test (its ids come from the module's values):
+        # run the whole files those tests are in, a superset that holds the renamed ones.
+        files = list(dict.fromkeys(t.partition("::")[0] for t in tests))
+        code, more, failed = worker.pytest(files, timeout=timeout, limits=limits)
+        seconds += more
+    return code, seconds, failed
+
+
+def _log(worker: _Worker) -> str:
+    return (worker.copy / ".mutant.log").read_text(encoding="utf-8", errors="replace")
+
+
+def _conftest_broken(worker: _Worker) -> bool:
+    return "while loading conftest" in _log(worker)
+
+
+def _ids_not_found(worker: _Worker) -> bool:
+    log = _log(worker)
+    return "ERROR: not found:" in log or "ERROR: found no collectors" in log
 
 
 def _cpu() -> float:
@@ -407,7 +575,8 @@ def _cpu() -> float:
     too): the coverage run, the workers once closed, the forked runs and the tests'
     subprocesses."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), os.times()
-    live = sum(worker.cpu for worker in _LIVE)  # a worker's counts above once it is waited for
+    # A worker's counts above once it is waited for.
+    live = sum(w.cpu + (w.session.cpu if w.session else 0.0) for w in _LIVE)
     return own.ru_utime + own.ru_stime + children.children_user + children.children_system + live
 
 
@@ -428,16 +597,26 @@ class _Pool:
         self._free = list(workers)
         self._lock = threading.Lock()
 
-    def judge(
-        self, mutant: Mutant, tests: list[str], durations: dict[str, float]
-    ) -> tuple[str, float]:
+    def judge(self, mutant: Mutant, selector: _Selector, *, fast: bool = False) -> _Verdict:
         with self._lock:
             worker = self._free.pop()
         try:
-            return _judge(worker, mutant, tests, durations)
+            return _judge(worker, mutant, selector, fast)
         finally:
             with self._lock:
                 self._free.append(worker)
+
+
+def _each(fn: Callable[[_T], _R], items: list[_T], jobs: int) -> Iterator[_R]:
+    """``fn`` over ``items`` in ``jobs`` threads, results in order. ^C or SIGTERM cancels what
+    has not started: leaving the executor's ``with`` would first run every queued item."""
+    threads = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+    try:
+        yield from threads.map(fn, items)
+    except BaseException:
+        threads.shutdown(wait=False, cancel_futures=True)
+        raise
+    threads.shutdown()
 
 
 def _mutate(
@@ -445,25 +624,24 @@ def _mutate(
 ) -> dict[str, str]:
     """Each mutant's verdict, from the tests covering its line."""
 
-    def run(mutant: Mutant) -> tuple[Mutant, str, float, int]:
+    def run(mutant: Mutant) -> tuple[Mutant, _Verdict]:
         selector = selectors[mutant.path]
-        tests = selector.tests(mutant.line)
-        verdict, seconds = pool.judge(mutant, tests, selector.durations)
-        return mutant, verdict, seconds, len(tests)
+        # A mutant of a line run at import time is patched in the session only when it is a
+        # plain assignment; anything else there needs a fresh import.
+        return mutant, pool.judge(mutant, selector, fast=True)
 
     outcome: dict[str, str] = {}
     start = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as threads:
-        for done, (mutant, verdict, seconds, count) in enumerate(threads.map(run, mutants), 1):
-            outcome[mutant.id] = verdict
-            if verbose:
-                print(
-                    f"  {verdict:8} {seconds:5.1f} s {count:4} tests  {mutant.id}  "
-                    f"L{mutant.line} {mutant.what}",
-                    flush=True,
-                )
-            elif done % 100 == 0:
-                print(f"  {done}/{len(mutants)} in {time.monotonic() - start:.0f} s", flush=True)
+    for done, (mutant, verdict) in enumerate(_each(run, mutants, jobs), 1):
+        outcome[mutant.id] = verdict.verdict
+        if verbose:
+            print(
+                f"  {verdict.verdict:8} {verdict.seconds:5.1f} s {verdict.tests:4} tests  "
+                f"{mutant.id}  L{mutant.line} {mutant.what}",
+                flush=True,
+            )
+        elif done % 100 == 0:
+            print(f"  {done}/{len(mutants)} in {time.monotonic() - start:.0f} s", flush=True)
     return outcome
 
 
@@ -471,10 +649,10 @@ def _recheck(mutants: list[Mutant], pool: _Pool, jobs: int) -> list[Mutant]:
     """The survivors that their module's whole test paths kill (coverage missed the test)."""
 
     def again(mutant: Mutant) -> tuple[Mutant, str]:
-        return mutant, pool.judge(mutant, list(TARGETS[mutant.path]), {})[0]
+        whole = _Selector.whole(mutant.path)
+        return mutant, pool.judge(mutant, whole).verdict
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as threads:
-        return [m for m, verdict in threads.map(again, mutants) if verdict == "killed"]
+    return [m for m, verdict in _each(again, mutants, jobs) if verdict == "killed"]
 
 
 def _report(targets: list[str], mutants: list[Mutant], outcome: dict[str, str]) -> int:
@@ -506,6 +684,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("modules", nargs="*", help="module names or paths (default: all)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    parser.add_argument(
+        "--id", action="append", default=[], help="only the mutants whose id holds this (repeat)"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="a line per mutant")
     parser.add_argument(
         "--coverage",
@@ -522,12 +703,19 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also run the mutants equivalents.txt lists (they should survive)",
     )
+    parser.add_argument(
+        "--no-session",
+        action="store_true",
+        help="run every mutant in a fresh pytest (slower; to compare with the session's verdicts)",
+    )
     args = parser.parse_args(argv)
 
     targets = [t for t in TARGETS if (ROOT / t).exists()]
     if args.modules:
         targets = [t for t in targets if any(m in t for m in args.modules)]
     mutants = [m for t in targets for m in mutants_of(t, (ROOT / t).read_text(encoding="utf-8"))]
+    if args.id:
+        mutants = [m for m in mutants if any(part in m.id for part in args.id)]
     if args.list:
         for m in mutants:
             print(f"{m.id}  L{m.line} {m.what}")
@@ -572,9 +760,17 @@ def main(argv: list[str] | None = None) -> int:
         modules = list(dict.fromkeys(m for t in targets for m in info[t]["modules"]))
         workers: list[_Worker] = []
         try:
-            workers.extend(_Worker(copy, modules) for copy in copies)
+            # Each worker's session collects the tests (half a minute): all at once.
+            session = None if args.no_session else targets
+            # The session collects every test file coverage names (tests of other modules'
+            # folders too: a line can be run by any test).
+            files = sorted({t.partition("::")[0] for s in selectors.values() for t in s.everything})
+            with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as starting:
+                workers.extend(starting.map(lambda c: _Worker(c, modules, session, files), copies))
             if workers[0].left_out:
                 print(f"workers: left out {workers[0].left_out} (they import the project)")
+            if workers[0].session is not None:
+                print(f"workers: {workers[0].session.collected} tests collected per session")
             step("workers")
             print(
                 f"{len(to_run)} mutants to run ({len(mutants) - len(to_run)} listed as "
@@ -597,6 +793,9 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  killed only by its module's test paths: {mutant.id}")
                 step("recheck")
         except BaseException:
+            # One stop is enough: a second SIGTERM (uv passes its own on) must not cut the
+            # clean-up short.
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
             for worker in workers:
                 worker.close(now=True)
             raise
@@ -606,13 +805,15 @@ def main(argv: list[str] | None = None) -> int:
 
     gaps = _report(targets, mutants, outcome)
     mutated = {m.path for m in mutants}
-    for mutant_id in sorted(set(equivalents) - {m.id for m in mutants}):
+    for mutant_id in sorted(set(equivalents) - {m.id for m in mutants} if not args.id else ()):
         if mutant_id.partition("::")[0] in mutated:
             print(f"note: {mutant_id} in equivalents.txt is no longer a mutant of its module")
     wall = ", ".join(f"{k} {v:.0f} s" for k, v in steps.items())
     print(f"time: {wall}, total {time.monotonic() - started:.0f} s")
     used = ", ".join(f"{k} {v:.0f} s" for k, v in cpu_steps.items())
     print(f"cpu:  {used}, total {sum(cpu_steps.values()):.0f} s")
+    if _HOW:
+        print("judged: " + ", ".join(f"{n} in {how}" for how, n in sorted(_HOW.items())))
     total, equivalent = len(mutants), sum(v == "equivalent" for v in outcome.values())
     killed = total - equivalent - gaps
     print(f"mutation: {total} mutants, {killed} killed, {equivalent} equivalent, {gaps} real gaps")

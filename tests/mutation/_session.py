@@ -1,0 +1,353 @@
+"""The mutation runner's fast worker: one pytest session that collects the tests once, then
+runs each mutant in a forked child that patches the mutated function in memory.
+
+A child of :mod:`_worker` starts pytest, imports the project and collects the test files
+anew for every mutant (a third of a second or more before the first test runs). Here the
+session has done all of that once; a child only swaps the code of the function the mutant
+changed (``function.__code__``, found by the code object it had: every live function made from
+it, closures and methods included, and the caches wrapping them emptied) and runs the chosen
+test items. The file on disk holds the mutant too (the runner writes it), so subprocesses a
+test starts run it as well.
+
+What this cannot do, it declines (``{"fallback": why}``) and the runner uses :mod:`_worker`: a
+change to code run at import time (a constant, a default, a class body), a code object it
+cannot swap, a test it did not collect. A survivor here is run there again too: a value the
+session computed from the original code before any mutant (a cached probe, a parametrization)
+could hide the mutant from the tests, never the other way round.
+
+Started by ``run.py`` as ``python -m pytest -p _session ... <test paths>`` in one copy of the
+repository, with ``TOOLDROP_MUTATION_FDS`` naming the pipe it reads requests from and the one it
+answers on (a JSON object per line): ``{"ready": true, "collected": n}`` once, then for each
+``{"path", "source", "tests", "timeout", "limits"}`` an answer ``{"code", "seconds", "cpu"}``
+(code 1: a test failed, 0: all passed, -9: out of time) or ``{"fallback": why}``.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import gc
+import json
+import os
+import select
+import signal
+import sys
+import time
+import types
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+_FDS = "TOOLDROP_MUTATION_FDS"
+
+
+class _Fallback(Exception):
+    """The mutant cannot be run here; the message says why."""
+
+
+class _ModuleCode(_Fallback):
+    """The mutant changes the module's own code: a statement run at import time."""
+
+
+class _OutOfTime(Exception):
+    """A test ran far longer than it did without the mutant: it hangs, so the mutant is killed."""
+
+
+def _without_nested(code: types.CodeType) -> types.CodeType:
+    consts = tuple(None if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_consts=consts)
+
+
+def _nested(code: types.CodeType) -> list[types.CodeType]:
+    return [c for c in code.co_consts if isinstance(c, types.CodeType)]
+
+
+def _changed_functions(
+    old: types.CodeType, new: types.CodeType, *, module: bool = True
+) -> list[tuple[types.CodeType, types.CodeType]]:
+    """The ``(old, new)`` code of every function the mutant changed, outermost first.
+
+    :raises _ModuleCode: the mutant changes the module's own code.
+    :raises _Fallback: the mutant changes a class body, or adds or removes a function.
+    """
+    if _without_nested(old) != _without_nested(new):
+        if module:
+            raise _ModuleCode("the module's own code changed")
+        raise _Fallback(f"a class body changed ({old.co_qualname})")
+    inner_old, inner_new = _nested(old), _nested(new)
+    if len(inner_old) != len(inner_new):
+        raise _Fallback(f"a function or class appeared or went ({old.co_qualname})")
+    pairs = []
+    for a, b in zip(inner_old, inner_new, strict=True):
+        if a == b:
+            continue
+        if a.co_flags & _FUNCTION:
+            pairs.append((a, b))
+            pairs.extend(_nested_pairs(a, b))
+        else:  # a class body runs at import time: look inside it
+            pairs.extend(_changed_functions(a, b, module=False))
+    return pairs
+
+
+#: Flags only a function's code has (a class body's and a module's have neither).
+_FUNCTION = 0x02 | 0x01  # CO_NEWLOCALS | CO_OPTIMIZED
+
+
+def _nested_pairs(
+    old: types.CodeType, new: types.CodeType
+) -> list[tuple[types.CodeType, types.CodeType]]:
+    """Changed code nested in a changed function: closures already made from it are live too."""
+    inner_old, inner_new = _nested(old), _nested(new)
+    if len(inner_old) != len(inner_new):
+        return []  # closures made before could not be matched; new ones come from ``new``
+    pairs = []
+    for a, b in zip(inner_old, inner_new, strict=True):
+        if a != b:
+            pairs.append((a, b))
+            pairs.extend(_nested_pairs(a, b))
+    return pairs
+
+
+def _assignment(source: str, line: int, path: str) -> tuple[types.CodeType, list[str]]:
+    """The top-level assignment holding ``line``, compiled alone, and the names it binds.
+
+    :raises _Fallback: the line is in another kind of statement (a class, an ``if``, ...):
+        running that again would make new classes, or run more than the one statement.
+    """
+    for stmt in ast.parse(source).body:
+        if stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
+            break
+    else:
+        raise _Fallback(f"no statement at line {line}")
+    targets = (
+        stmt.targets
+        if isinstance(stmt, ast.Assign)
+        else [stmt.target]
+        if isinstance(stmt, ast.AnnAssign) and stmt.value is not None
+        else []
+    )
+    if not targets or not all(isinstance(t, ast.Name) for t in targets):
+        raise _Fallback(f"line {line} is not a plain assignment")
+    code = compile(ast.Module(body=[stmt], type_ignores=[]), path, "exec", dont_inherit=True)
+    return code, [t.id for t in targets if isinstance(t, ast.Name)]
+
+
+@dataclass
+class _Plan:
+    """How a child runs one mutant: functions to give new code, caches to empty, and an
+    assignment to run again in its module (its names rebound wherever they were imported)."""
+
+    functions: list[tuple[types.FunctionType, types.CodeType]] = field(default_factory=list)
+    caches: list[Any] = field(default_factory=list)
+    module: types.ModuleType | None = None
+    assignment: types.CodeType | None = None
+    names: list[str] = field(default_factory=list)
+
+    def apply(self) -> None:
+        for function, code in self.functions:
+            function.__code__ = code
+        if self.module is not None and self.assignment is not None:
+            namespace = vars(self.module)
+            before = {name: namespace.get(name, _MISSING) for name in self.names}
+            exec(self.assignment, namespace)
+            for name, old in before.items():
+                new = namespace[name]
+                for other in list(sys.modules.values()):
+                    theirs = getattr(other, "__dict__", None)
+                    if isinstance(theirs, dict) and theirs.get(name, _MISSING) is old:
+                        theirs[name] = new  # ``from module import name`` elsewhere
+        for cache in self.caches:
+            cache.cache_clear()
+
+
+_MISSING = object()
+
+
+class Session:
+    """pytest plugin: collects, then serves mutants until its request pipe closes."""
+
+    def __init__(self) -> None:
+        read, write = (int(fd) for fd in os.environ[_FDS].split(","))
+        self.requests = os.fdopen(read, "r", encoding="utf-8")
+        self.answers = os.fdopen(write, "w", encoding="utf-8")
+        self.limit: dict[str, float] = {}
+        self.default_limit = 60.0
+        self.failed: str | None = None
+        self.running: list[int] = []
+
+    # -- the pytest side ----------------------------------------------------------------------
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        items = {item.nodeid: item for item in session.items}
+        sources = {}
+        for path in os.environ["TOOLDROP_MUTATION_TARGETS"].split(os.pathsep):
+            with open(path, encoding="utf-8") as f:
+                sources[path] = f.read()
+        self.modules = {
+            getattr(m, "__file__", None): m for m in list(sys.modules.values()) if m is not None
+        }
+        self.functions, self.caches = self._index(set(sources))
+        # What is loaded now stays: pytest's gc.collect() after each test would otherwise
+        # walk all of it again in every child.
+        gc.freeze()
+        signal.signal(signal.SIGTERM, self._stop)
+        self._answer({"ready": True, "collected": len(items)})
+        for line in self.requests:
+            request = json.loads(line)
+            try:
+                chosen = [items[t] for t in request["tests"]]
+            except KeyError as missing:
+                self._answer({"fallback": f"not collected here: {missing}"})
+                continue
+            path = request["path"]
+            try:
+                plan = self._plan(path, sources[path], request["source"], request["line"])
+            except _Fallback as why:
+                self._answer({"fallback": str(why)})
+                continue
+            self.limit = request.get("limits", {})
+            self.default_limit = request.get("limit", 60.0)
+            code, seconds, failed = self._fork(plan, chosen, request["timeout"])
+            times = os.times()
+            cpu = times.user + times.system + times.children_user + times.children_system
+            self._answer({"code": code, "seconds": seconds, "cpu": cpu, "failed": failed})
+        return True
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item) -> Iterator[None]:
+        previous = signal.signal(signal.SIGALRM, self._alarm)
+        signal.setitimer(signal.ITIMER_REAL, self.limit.get(item.nodeid, self.default_limit))
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.failed and self.failed is None:
+            self.failed = report.nodeid
+
+    def _alarm(self, signum: int, frame: object) -> None:
+        raise _OutOfTime("the test ran out of time")
+
+    # -- the mutants ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _index(
+        paths: set[str],
+    ) -> tuple[dict[types.CodeType, list[types.FunctionType]], dict[str, list[Any]]]:
+        """Every live function made from the targets' code, by its code object; and per
+        target, the caches wrapping its functions (``functools.cache`` and the like)."""
+        functions: dict[types.CodeType, list[types.FunctionType]] = defaultdict(list)
+        caches: dict[str, list[Any]] = defaultdict(list)
+        for obj in gc.get_objects():
+            if isinstance(obj, types.FunctionType):
+                if obj.__code__.co_filename in paths:
+                    functions[obj.__code__].append(obj)
+            elif "cache_clear" in dir(type(obj)):  # not getattr: some objects make up names
+                wrapped = getattr(obj, "__wrapped__", None)
+                code = getattr(wrapped, "__code__", None)
+                if code is not None and code.co_filename in paths:
+                    caches[code.co_filename].append(obj)
+        return functions, caches
+
+    def _plan(self, path: str, original: str, source: str, line: int) -> _Plan:
+        """How to run ``source`` instead of ``original`` in a child.
+
+        :raises _Fallback: when this session cannot.
+        """
+        module = self.modules.get(path)
+        if module is None:
+            return _Plan()  # the session never imported it: the child imports it from disk
+        try:
+            new = compile(source, path, "exec", dont_inherit=True)
+        except SyntaxError as exc:
+            raise _Fallback(f"does not compile: {exc}") from None
+        old = compile(original, path, "exec", dont_inherit=True)
+        plan = _Plan(caches=self.caches.get(path, []))
+        try:
+            changed = _changed_functions(old, new)
+        except _ModuleCode:
+            plan.module = module
+            plan.assignment, plan.names = _assignment(source, line, path)
+            return plan
+        for old_code, new_code in changed:
+            for function in self.functions.get(old_code, ()):
+                if len(function.__code__.co_freevars) != len(new_code.co_freevars):
+                    raise _Fallback(f"{old_code.co_qualname} closes over other names")
+                plan.functions.append((function, new_code))
+        return plan
+
+    def _fork(
+        self, plan: _Plan, items: list[pytest.Item], timeout: float
+    ) -> tuple[int, float, str | None]:
+        """Run ``items`` in a child with ``plan`` applied: its exit code (1: a test failed,
+        0: none did, -9: out of time), the seconds it took and the test that failed."""
+        start = time.monotonic()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read)
+            code = 70
+            try:
+                code = self._child(plan, items)
+                os.write(write, (self.failed or "").encode())
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        os.close(write)
+        self.running[:] = [pid]
+        handle = os.pidfd_open(pid)
+        try:
+            ready, _, _ = select.select([handle], [], [], timeout)
+        finally:
+            os.close(handle)
+        if not ready:
+            os.killpg(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        with contextlib.suppress(ProcessLookupError):  # what the tests left running goes too
+            os.killpg(pid, signal.SIGKILL)
+        self.running[:] = []
+        with os.fdopen(read, "rb") as said:
+            failed = said.read().decode() or None
+        code = -9 if not ready else os.waitstatus_to_exitcode(status)
+        return code, time.monotonic() - start, failed
+
+    def _child(self, plan: _Plan, items: list[pytest.Item]) -> int:
+        # A process group of its own, so a timeout kills what the tests started.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.setsid()
+        log = os.open(".mutant.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(log, 1)
+        os.dup2(log, 2)
+        plan.apply()
+        for index, item in enumerate(items):
+            following = items[index + 1] if index + 1 < len(items) else None
+            item.ihook.pytest_runtest_protocol(item=item, nextitem=following)
+            if self.failed is not None:
+                return 1
+        return 0
+
+    def _answer(self, answer: dict[str, object]) -> None:
+        self.answers.write(json.dumps(answer) + "\n")
+        self.answers.flush()
+
+    def _stop(self, signum: int, frame: object) -> None:
+        for pid in self.running:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+        os._exit(1)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get(_FDS):
+        config.pluginmanager.register(Session(), "tooldrop_mutation_session")
