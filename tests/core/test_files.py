@@ -106,3 +106,49 @@ def test_looking_at_a_terminal_never_makes_it_our_controlling_terminal(tmp_path:
         os.close(master)
         os.close(slave)
     assert done.stdout.splitlines() == ["not a regular file", "no controlling terminal"]
+
+
+def test_a_file_that_says_it_is_empty_but_holds_more_is_refused():
+    # /proc files report a size of 0 and then hold more: only counting what is read sees it.
+    status = Path("/proc/self/status")
+    assert status.stat().st_size == 0
+    with pytest.raises(FileRefused) as refused:
+        read_regular_file(status, 10)
+    assert refused.value.strerror == "larger than 10 bytes"
+    assert read_regular_file(status, 1 << 20).startswith(b"Name:")
+
+
+def test_reading_leaves_no_descriptor_open(tmp_path: Path):
+    small, large = tmp_path / "small", tmp_path / "large"
+    small.write_bytes(b"x")
+    large.write_bytes(b"x" * 100)
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(50):
+        read_regular_file(small, 10)
+        for path in (large, tmp_path):  # refused for its size, and for its kind
+            with pytest.raises(FileRefused):
+                read_regular_file(path, 10)
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
+@pytest.mark.parametrize(
+    ("limit", "said"),
+    [
+        (1000, "1000 bytes"),
+        (1024, "1 KiB"),
+        (1536, "1536 bytes"),
+        (2048, "2 KiB"),
+        (1024 * 1024, "1 MiB"),
+        (1024 * 1024 + 1024, "1025 KiB"),
+        (3 * 1024 * 1024, "3 MiB"),
+    ],
+)
+def test_the_limit_is_said_in_the_largest_unit_it_is_a_whole_number_of(
+    tmp_path: Path, limit: int, said: str
+):
+    path = tmp_path / "big"
+    path.write_bytes(b"x" * (limit + 1))
+    with pytest.raises(FileRefused) as refused:
+        read_regular_file(path, limit)
+    assert refused.value.strerror == f"larger than {said}"
+    assert refused.value.errno == errno.EFBIG
