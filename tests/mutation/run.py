@@ -33,6 +33,7 @@ import ast
 import compileall
 import concurrent.futures
 import contextlib
+import difflib
 import hashlib
 import json
 import os
@@ -687,6 +688,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--id", action="append", default=[], help="only the mutants whose id holds this (repeat)"
     )
+    parser.add_argument(
+        "--diff",
+        action="store_true",
+        help="print the mutants as a patch (git apply), run nothing",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="a line per mutant")
     parser.add_argument(
         "--coverage",
@@ -716,6 +722,12 @@ def main(argv: list[str] | None = None) -> int:
     mutants = [m for t in targets for m in mutants_of(t, (ROOT / t).read_text(encoding="utf-8"))]
     if args.id:
         mutants = [m for m in mutants if any(part in m.id for part in args.id)]
+    if args.diff:
+        for m in mutants:
+            before = (ROOT / m.path).read_text(encoding="utf-8").splitlines(keepends=True)
+            after = m.source.splitlines(keepends=True)
+            sys.stdout.writelines(difflib.unified_diff(before, after, f"a/{m.path}", f"b/{m.path}"))
+        return 0
     if args.list:
         for m in mutants:
             print(f"{m.id}  L{m.line} {m.what}")
