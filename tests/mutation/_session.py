@@ -57,8 +57,10 @@ class _OutOfTime(Exception):
 
 
 def _without_nested(code: types.CodeType) -> types.CodeType:
+    """``code`` less what a change inside a nested function can alter: the nested code, and
+    the positions (a ``def`` statement's span ends where its last line ends)."""
     consts = tuple(None if isinstance(c, types.CodeType) else c for c in code.co_consts)
-    return code.replace(co_consts=consts)
+    return code.replace(co_consts=consts, co_linetable=b"")
 
 
 def _nested(code: types.CodeType) -> list[types.CodeType]:
