@@ -3,6 +3,7 @@
     uv run --group mutation python tests/mutation/run.py              # every safety module
     uv run --group mutation python tests/mutation/run.py approval _grants
     uv run --group mutation python tests/mutation/run.py --list        # the mutants only
+    uv run --group mutation python tests/mutation/run.py --diff --id ID | git apply   # one, by hand
 
 How it works, and why this way: mutmut puts only its own ``mutants/`` copy on the import path,
 which the workspace's editable installs (``core/src`` and ``plugins/*/src``) defeat. So this
@@ -10,18 +11,23 @@ runner copies the repository once per job, puts the copy's source directories fi
 ``PYTHONPATH`` (ahead of the editable installs' ``.pth`` entries), and mutates files in the
 copies only; your tree is never touched.
 
-1. Coverage: one run of the targets' tests (``TARGETS``, in parallel with xdist) records which
-   test runs each line, in the pytest process and in every subprocess a test starts
-   (``_hook/``). It is cached by the content of the sources and tests: a second run with
-   nothing changed skips it.
-2. Mutants: a worker per job (``_worker.py``) imports pytest and the tests' libraries once and
-   forks a fresh child per mutant, which runs the tests covering the mutated line, fastest
-   first, stopping at the first failure. A line run at import time (a constant, a default)
-   runs the tests covering the lines that use what it defines.
-3. A mutant that survives its tests runs once more against its module's test paths, in case a
-   test reaches the line where coverage cannot see it.
-4. Survivors listed in ``tests/mutation/equivalents.txt`` with a reason are *equivalent*
-   (no test could tell them apart); the rest are *real gaps*.
+1. Coverage (``_coverage.py``): one run of the targets' tests (``TARGETS``, in parallel with
+   xdist) records which test runs each line, in the pytest process and in every subprocess a
+   test starts (``_hook/``). It is cached by the content of the sources and tests: a second
+   run with nothing changed skips it.
+2. Mutants (``_judging.py``): per job, a pytest session (``_session.py``) collects the tests
+   once and runs each mutant in a forked child that swaps the mutated function's code in
+   place (or runs a mutated top-level assignment again and rebinds the name where it was
+   imported), against the tests covering the mutated line: first those that killed other
+   mutants of the line or module, then the rest fastest first, stopping at the first
+   failure. A line run at import time gets the tests covering the lines that use what it
+   defines. Only the session's kills count: anything it cannot patch (a class body, a
+   default) and every mutant that survives it runs again in a fresh pytest (``_worker.py``),
+   which imports the mutated file from disk as any user would.
+3. Survivors listed in ``tests/mutation/equivalents.txt`` with a reason are *equivalent*
+   (no test could tell them apart) and are not run again unless ``--all``; the rest are
+   *real gaps*. ``--recheck`` runs each survivor once more against its module's whole test
+   paths, in case a test reaches the line where coverage cannot see it.
 
 The last line totals it: ``mutation: N mutants, K killed, E equivalent, G real gaps``.
 """
