@@ -113,28 +113,46 @@ def _nested_pairs(
     return pairs
 
 
+def _assigned(stmt: ast.stmt) -> list[str] | None:
+    """The names a plain top-level assignment binds; ``None`` for any other statement."""
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        targets = [stmt.target]
+    else:
+        return None
+    if not all(isinstance(t, ast.Name) for t in targets):
+        return None
+    return [t.id for t in targets if isinstance(t, ast.Name)]
+
+
 def _assignment(source: str, line: int, path: str) -> tuple[types.CodeType, list[str]]:
-    """The top-level assignment holding ``line``, compiled alone, and the names it binds.
+    """The top-level assignment holding ``line`` and every later plain assignment that reads
+    what it binds (``_X = re.compile(_PART)``), compiled together, and the names they bind.
 
     :raises _Fallback: the line is in another kind of statement (a class, an ``if``, ...):
         running that again would make new classes, or run more than the one statement.
     """
-    for stmt in ast.parse(source).body:
-        if stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
-            break
-    else:
+    body = ast.parse(source).body
+    holding = [i for i, s in enumerate(body) if s.lineno <= line <= (s.end_lineno or s.lineno)]
+    if not holding:
         raise _Fallback(f"no statement at line {line}")
-    targets = (
-        stmt.targets
-        if isinstance(stmt, ast.Assign)
-        else [stmt.target]
-        if isinstance(stmt, ast.AnnAssign) and stmt.value is not None
-        else []
-    )
-    if not targets or not all(isinstance(t, ast.Name) for t in targets):
+    index = holding[0]
+    stmt = body[index]
+    names = _assigned(stmt)
+    if not names:
         raise _Fallback(f"line {line} is not a plain assignment")
-    code = compile(ast.Module(body=[stmt], type_ignores=[]), path, "exec", dont_inherit=True)
-    return code, [t.id for t in targets if isinstance(t, ast.Name)]
+    chosen, bound = [stmt], list(names)
+    for later in body[index + 1 :]:
+        targets = _assigned(later)
+        if targets is None:
+            continue  # a function reads the new value when called; a class keeps the old
+        read = {n.id for n in ast.walk(later) if isinstance(n, ast.Name)}
+        if read & set(bound):
+            chosen.append(later)
+            bound.extend(t for t in targets if t not in bound)
+    code = compile(ast.Module(body=chosen, type_ignores=[]), path, "exec", dont_inherit=True)
+    return code, bound
 
 
 @dataclass
