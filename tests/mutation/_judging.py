@@ -168,7 +168,9 @@ class _Session:
 HOW: dict[str, int] = defaultdict(int)
 
 
-def _judge(worker: Worker, mutant: Mutant, selector: Selector, fast: bool) -> Verdict:
+def _judge(
+    worker: Worker, mutant: Mutant, selector: Selector, fast: bool, confirm: bool
+) -> Verdict:
     """``mutant``'s verdict in ``worker``: ``killed``, ``survived``, ``uncovered`` or ``error:
     ...``. ``fast``: try the worker's session first; only its kills count, anything else runs
     again in a fresh pytest: the tests that killed other mutants of the module alone first
@@ -191,6 +193,11 @@ def _judge(worker: Worker, mutant: Mutant, selector: Selector, fast: bool) -> Ve
             if done is not None:
                 code, seconds, failed = done
                 HOW["session"] += 1
+                if code == 0 and not confirm:
+                    # A false survivor (the session computed something from the original
+                    # code while collecting) only makes the report stricter, never hides a
+                    # gap; --confirm runs survivors again in a fresh pytest.
+                    return Verdict("survived", seconds, len(tests))
                 if code in (1, -9):
                     if failed:
                         selector.killed_by(mutant.line, failed)
@@ -263,15 +270,16 @@ def cpu_seconds() -> float:
 class Pool:
     """The workers, lent out one per thread."""
 
-    def __init__(self, workers: list[Worker]) -> None:
+    def __init__(self, workers: list[Worker], *, confirm: bool = False) -> None:
         self._free = list(workers)
         self._lock = threading.Lock()
+        self.confirm = confirm  # run the session's survivors again in a fresh pytest
 
     def judge(self, mutant: Mutant, selector: Selector, *, fast: bool = False) -> Verdict:
         with self._lock:
             worker = self._free.pop()
         try:
-            return _judge(worker, mutant, selector, fast)
+            return _judge(worker, mutant, selector, fast, self.confirm)
         finally:
             with self._lock:
                 self._free.append(worker)

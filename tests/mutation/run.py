@@ -21,9 +21,10 @@ copies only; your tree is never touched.
    imported), against the tests covering the mutated line: first those that killed other
    mutants of the line or module, then the rest fastest first, stopping at the first
    failure. A line run at import time gets the tests covering the lines that use what it
-   defines. Only the session's kills count: anything it cannot patch (a class body, a
-   default) and every mutant that survives it runs again in a fresh pytest (``_worker.py``),
-   which imports the mutated file from disk as any user would.
+   defines. Anything the session cannot patch (a class body, a default) runs in a fresh
+   pytest (``_worker.py``), which imports the mutated file from disk as any user would; so do
+   the session's survivors with ``--confirm`` (a value the session computed from the original
+   code while collecting could hide a mutant: a false survivor, never a false kill).
 3. Survivors listed in ``tests/mutation/equivalents.txt`` with a reason are *equivalent*
    (no test could tell them apart) and are not run again unless ``--all``; the rest are
    *real gaps*. ``--recheck`` runs each survivor once more against its module's whole test
@@ -116,6 +117,12 @@ def main(argv: list[str] | None = None) -> int:
         help="also run the mutants equivalents.txt lists (they should survive)",
     )
     parser.add_argument(
+        "--confirm",
+        action="store_true",
+        help="run the session's survivors again in a fresh pytest (slower; finds kills that "
+        "a value computed while collecting hid)",
+    )
+    parser.add_argument(
         "--no-session",
         action="store_true",
         help="run every mutant in a fresh pytest (slower; to compare with the session's verdicts)",
@@ -195,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"equivalent), {len(targets)} modules, {jobs} jobs",
                 flush=True,
             )
-            pool = Pool(workers)
+            pool = Pool(workers, confirm=args.confirm)
             outcome.update(mutate(to_run, selectors, pool, jobs, args.verbose))
             step("mutants")
             for mutant in to_run:
