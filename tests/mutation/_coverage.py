@@ -41,7 +41,7 @@ def _cache_file(keys: dict[str, str], target: str) -> Path:
     return CACHE / f"{Path(target).stem}-{keys[target]}.json"
 
 
-def coverage(
+def tests_per_line(
     copy: Path, targets: list[str], keys: dict[str, str], jobs: int
 ) -> dict[str, dict[str, Any]]:
     """Per target: ``lines`` (line → test ids), ``durations``, ``failed`` and ``modules``."""

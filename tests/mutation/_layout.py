@@ -31,7 +31,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     f"{_CORE}/host/_speccheck.py": ("tests/core",),
     # what a tool's process gets: its environment, its directory, its sandbox
     f"{_CORE}/policy/_envrules.py": ("tests/core", "tests/shell", "tests/markdown"),
-    f"{_SHELL}/env_for.py": ("tests/shell",),
+    f"{_SHELL}/_env.py": ("tests/shell",),
     f"{_SHELL}/_cwd.py": ("tests/shell",),
     f"{_CORE}/calls/_sandbox.py": ("tests/core", "tests/sandbox", "tests/shell"),
     f"{_SANDBOX}/_bwrap.py": ("tests/sandbox",),

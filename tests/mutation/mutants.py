@@ -53,7 +53,8 @@ class Mutant:
 
 def _skipped_lines(tree: ast.Module) -> set[int]:
     """Lines where a mutant means nothing: docstrings, ``__all__``, type-checking imports,
-    annotations-only statements, and ``# pragma: no mutate`` lines are left alone."""
+    annotations-only statements, type aliases and ``# pragma: no mutate`` lines are left
+    alone."""
     skip: set[int] = set()
 
     def span(node: ast.AST) -> range:
@@ -72,6 +73,8 @@ def _skipped_lines(tree: ast.Module) -> set[int]:
             skip.update(span(node))
         if isinstance(node, ast.AnnAssign) and node.value is None:
             skip.update(span(node))
+        if isinstance(node, ast.AnnAssign) and "TypeAlias" in ast.unparse(node.annotation):
+            skip.update(span(node))  # a type alias: for type checkers only
     return skip
 
 

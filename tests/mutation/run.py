@@ -47,7 +47,7 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _coverage import Selector, cache_keys, coverage
+from _coverage import Selector, cache_keys, tests_per_line
 from _judging import HOW, Pool, Worker, cpu_seconds, mutate, recheck
 from _layout import EQUIVALENTS, ROOT, TARGETS, copy_tree, tracked
 from mutants import Mutant, mutants_of
@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         copies = [copy_tree(files, Path(scratch) / f"job{i}") for i in range(jobs)]
         keys = cache_keys(files, targets)
         step("copies")
-        info = coverage(copies[0], targets, keys, jobs)
+        info = tests_per_line(copies[0], targets, keys, jobs)
         step("coverage")
         if args.coverage:
             for target in targets:
