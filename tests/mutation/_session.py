@@ -173,17 +173,34 @@ class _Plan:
             namespace = vars(self.module)
             before = {name: namespace.get(name, _MISSING) for name in self.names}
             exec(self.assignment, namespace)
+            short = self.module.__name__.rpartition(".")[2]
             for name, old in before.items():
                 new = namespace[name]
                 for other in list(sys.modules.values()):
                     theirs = getattr(other, "__dict__", None)
-                    if isinstance(theirs, dict) and theirs.get(name, _MISSING) is old:
-                        theirs[name] = new  # ``from module import name`` elsewhere
+                    if (
+                        isinstance(theirs, dict)
+                        and other is not self.module
+                        and theirs.get(name, _MISSING) is old
+                        and _imports_from(other, short)
+                    ):
+                        theirs[name] = new  # ``from .module import name`` elsewhere
         for cache in self.caches:
             cache.cache_clear()
 
 
 _MISSING = object()
+
+
+def _imports_from(module: types.ModuleType, short: str) -> bool:
+    """Whether ``module``'s source imports from a module named ``short``: an equal string or
+    small number bound to the same name elsewhere is the same object, and must stay as it is."""
+    try:
+        with open(module.__file__ or "", encoding="utf-8") as f:
+            source = f.read()
+    except (OSError, ValueError):
+        return False
+    return f"{short} import" in source
 
 
 class Session:
