@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import doctest
 import itertools
+import math
 import pickle
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -11,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tooldrop import RenderError
-from tooldrop_markdown import Template, cmd_quote, posix_quote, render
+from tooldrop_markdown import Template, _quote, cmd_quote, posix_quote, render
 from tooldrop_markdown._template import Section, Var, parse, tokenize
 
 
@@ -124,6 +127,61 @@ def test_truthiness(value: Any, truthy: bool) -> None:
     assert r("{{# v }}T{{/ v }}{{^ v }}F{{/ v }}", {"v": value}) == ("T" if truthy else "F")
 
 
+# Numbers as JavaScript's String() writes them (ECMAScript's Number::toString; each row was
+# checked against node): a tool file renders the same here as under the reference.
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (1.5, "1.5"), (-1.5, "-1.5"), (0.5, "0.5"), (123.456, "123.456"), (-0.25, "-0.25"),
+        (0.0001, "0.0001"), (0.000123, "0.000123"), (1e-6, "0.000001"), (1.5e-6, "0.0000015"),
+        (1e-7, "1e-7"), (-1e-7, "-1e-7"), (1.25e-7, "1.25e-7"), (5e-324, "5e-324"),
+        (3.0, "3"), (-3.0, "-3"), (0.0, "0"), (-0.0, "0"), (1e20, "100000000000000000000"),
+        (1.2345e20, "123450000000000000000"), (1e21, "1e+21"), (-1e21, "-1e+21"),
+        (1.5e21, "1.5e+21"), (1.7976931348623157e308, "1.7976931348623157e+308"),
+        (2.0**53, "9007199254740992"), (2.0**54 + 4, "18014398509481988"),
+        (-(2.0**60), "-1152921504606847000"),  # the shortest digits, not the exact ones
+        (2**64, "18446744073709551616"),  # an integer the model sent: its digits, exactly
+        (True, "true"), (False, "false"),
+        (math.nan, "NaN"), (math.inf, "Infinity"), (-math.inf, "-Infinity"),
+    ],
+)  # fmt: skip
+def test_numbers_are_written_as_javascript_writes_them(value: Any, expected: str) -> None:
+    assert _quote.js_number(value) == expected
+    assert r("{{ v }}", {"v": value}) == posix_quote(expected)
+
+
+def test_the_number_examples_in_the_docstring_hold() -> None:
+    result = doctest.testmod(_quote)
+    assert result.attempted > 0
+    assert result.failed == 0
+
+
+# Objects and arrays as JSON.stringify writes them (checked against node).
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (
+            {"f": False, "t": True, "n": None, "i": -3, "x": 1.5, "e": 1e21},
+            '{"f":false,"t":true,"n":null,"i":-3,"x":1.5,"e":1e+21}',
+        ),
+        (
+            {"nan": math.nan, "inf": math.inf, "-inf": -math.inf},
+            '{"nan":null,"inf":null,"-inf":null}',
+        ),
+        ({"é": "ü😀"}, '{"é":"ü😀"}'),  # not escaped as \\uXXXX: as JSON.stringify
+        ({"s": "a\ud800b\udfff"}, '{"s":"a\\ud800b\\udfff"}'),  # lone surrogates are escaped
+        ({"q": 'say "hi"\\\n'}, '{"q":"say \\"hi\\"\\\\\\n"}'),
+        ({1: [1, [2, "3"]], "t": (None,)}, '{"1":[1,[2,"3"]],"t":[null]}'),
+        ([{"a": []}, {}], '[{"a":[]},{}]'),
+        ([Decimal("1.5")], '["1.5"]'),  # no JSON form (a host's own object): its text
+        (False, "false"),
+        (None, "null"),
+    ],
+)
+def test_objects_are_written_as_json_stringify_writes_them(value: Any, expected: str) -> None:
+    assert _quote.js_json(value) == expected
+
+
 def test_a_nul_byte_is_refused() -> None:
     with pytest.raises(RenderError, match="NUL"):
         r("echo {{ v }}", {"v": "a\0b"})
@@ -142,6 +200,25 @@ def test_cmd_quoting(value: Any, expected: str) -> None:
 def test_cmd_refuses_what_it_cannot_carry(value: Any) -> None:
     with pytest.raises(RenderError, match=r"cmd\.exe"):
         render(tpl("echo {{ v }}"), {"v": value}, cmd_quote)
+
+
+@pytest.mark.parametrize(
+    ("value", "what"),
+    [("50%", "a percent sign"), ("a\nb", "a newline"), ("a\rb", "a carriage return"),
+     ("a\0b", "a NUL byte")],
+)  # fmt: skip
+def test_cmd_says_which_character_it_cannot_carry(value: str, what: str) -> None:
+    with pytest.raises(RenderError) as refused:
+        render(tpl("echo {{ v }}"), {"v": value}, cmd_quote)
+    assert str(refused.value) == (
+        f"⚒ A value contains {what}, which cmd.exe cannot receive safely; the tool was not run"
+    )
+
+
+def test_a_nul_byte_is_refused_with_a_message_that_says_so() -> None:
+    with pytest.raises(RenderError) as refused:
+        r("echo {{ v }}", {"v": ["ok", "a\0b"]})
+    assert str(refused.value) == "⚒ A value contains a NUL byte, which a shell script cannot carry"
 
 
 def test_the_parsed_template_is_plain_picklable_data() -> None:

@@ -69,7 +69,7 @@ def js_number(value: float) -> str:
     stripped = digits.lstrip("0")
     # The value is 0.<digits> x 10**point (ECMAScript's k digits and n).
     point = len(whole) + (int(exp) if exp else 0) - (len(digits) - len(stripped))
-    digits = stripped.rstrip("0") or "0"
+    digits = stripped.rstrip("0")  # not empty: the value is not 0
     count = len(digits)
     if count <= point <= 21:
         body = digits + "0" * (point - count)
