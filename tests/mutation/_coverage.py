@@ -168,6 +168,8 @@ class Selector:
         self.uses = _import_time_uses((ROOT / target).read_text(encoding="utf-8"))
         self.everything = sorted({t for tests in self.lines.values() for t in tests})
         self._killers: dict[int | None, list[str]] = defaultdict(list)  # None: the module's
+        #: Leave out tests that took longer than this under coverage (``--max-test-seconds``).
+        self.slowest: float | None = None
 
     @classmethod
     def whole(cls, target: str) -> Selector:
@@ -186,6 +188,8 @@ class Selector:
                 chosen.update(self.lines.get(used, ()))
             if uses is None or not chosen:  # read elsewhere too: every test reaching the module
                 chosen = set(self.everything)
+        if self.slowest is not None:
+            chosen = {t for t in chosen if self.durations.get(t, 0.0) <= self.slowest}
         known = list(dict.fromkeys([*self._killers[line], *self._killers[None]]))
         first = [t for t in known if t in chosen]
         rest = sorted(chosen.difference(first), key=lambda t: (self.durations.get(t, 0.0), t))

@@ -117,6 +117,12 @@ def main(argv: list[str] | None = None) -> int:
         help="also run the mutants equivalents.txt lists (they should survive)",
     )
     parser.add_argument(
+        "--max-test-seconds",
+        type=float,
+        help="leave out tests that took longer under coverage (a quick first pass: what only "
+        "they would kill shows as a gap)",
+    )
+    parser.add_argument(
         "--confirm",
         action="store_true",
         help="run the session's survivors again in a fresh pytest (slower; finds kills that "
@@ -182,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{target}: {len(lines)} lines run, by {' '.join(users)}")
             return 0
         selectors = {t: Selector(t, info[t]) for t in targets}
+        for selector in selectors.values():
+            selector.slowest = args.max_test_seconds
         modules = list(dict.fromkeys(m for t in targets for m in info[t]["modules"]))
         workers: list[Worker] = []
         try:
