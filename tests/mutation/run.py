@@ -87,6 +87,13 @@ def _report(targets: list[str], mutants: list[Mutant], outcome: dict[str, str]) 
     return total - killed - equivalent
 
 
+def _stop(signum: int, frame: object) -> None:
+    # One stop is enough: a second SIGTERM (uv passes its own on) must not cut the clean-up
+    # short.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("modules", nargs="*", help="module names or paths (default: all)")
@@ -158,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     cpu_steps: dict[str, float] = {}
     started = clock = time.monotonic()
     # A kill (SIGTERM) unwinds like ^C: the workers stop and the copies are removed.
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _stop)
 
     cpu = cpu_seconds()
 
@@ -226,9 +233,6 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  killed only by its module's test paths: {mutant.id}")
                 step("recheck")
         except BaseException:
-            # One stop is enough: a second SIGTERM (uv passes its own on) must not cut the
-            # clean-up short.
-            signal.signal(signal.SIGTERM, signal.SIG_IGN)
             for worker in workers:
                 worker.close(now=True)
             raise
