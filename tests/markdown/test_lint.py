@@ -352,3 +352,22 @@ def test_a_value_given_to_a_builtin_that_reads_names_is_refused(load, builtin, p
 @pytest.mark.parametrize("name", ["RANDOM", "SRANDOM", "OPTIND", "HISTCMD", "PATH", "BASH_ARGV0"])
 def test_a_value_assigned_to_a_variable_bash_evaluates_is_refused(load, name) -> None:
     assert body_problems(load, f"{name}={{{{ x }}}} echo hi"), name
+
+
+def test_a_section_after_sixteen_others_is_still_checked(load) -> None:
+    # Sixteen sections of plain arguments, then one whose absence (b false) leaves the value
+    # where the command name goes: it must be read like the first.
+    body = "echo" + "{{# b }} a{{/ b }}" * 16 + "\n{{# b }}ls {{/ b }}{{ x }} a"
+    assert any("stands where the command name goes" in m for m in body_problems(load, body))
+
+
+@pytest.mark.parametrize("count", [16, 17])
+def test_a_body_with_more_shapes_than_the_checks_read_is_refused(load, count: int) -> None:
+    # Each section holds a quoted word, so each shape is parsed; past sixteen, refused.
+    body = "echo {{ x }}" + '{{# b }} "a"{{/ b }}' * count
+    expected = [] if count == 16 else [
+        "placeholder {{ x }} stands in a body with more than 16 sections that change the script "
+        "when left out, more shapes than the checks read; use fewer sections, or sections that "
+        "only add whole arguments to a command"
+    ]  # fmt: skip
+    assert body_problems(load, body) == expected

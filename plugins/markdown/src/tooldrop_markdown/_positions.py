@@ -50,6 +50,10 @@ if TYPE_CHECKING:
 
 __all__ = ["check_positions"]
 
+#: Shapes parsed besides the whole script. A tool has a handful of sections; a body with more
+#: that change the script when left out is refused, never half checked.
+MAX_SHAPES = 16
+
 
 def check_positions(
     tokens: Sequence[Token],
@@ -68,6 +72,7 @@ def check_positions(
     found: dict[int, BodyProblem] = {}
     bash = parser()
     everything: tuple[Node, bytes, dict[int, int]] | None = None
+    parsed = 0
     for shape in [None, *section_spans(tokens)]:
         if shape is None:
             chosen = list(tokens)
@@ -77,6 +82,10 @@ def check_positions(
                 all_in, all_script, tags = everything
                 if drops_arguments(all_in, all_script, tags[start], tags[end]):
                     continue  # the same tree less some plain arguments: nothing new
+            parsed += 1
+            if parsed > MAX_SHAPES:
+                _too_many(tokens, skip, found)
+                break
             chosen = [*tokens[:start], *tokens[end + 1 :]]
         script, where, section_tags = render(chosen)
         root = bash.parse(script).root_node
@@ -115,6 +124,17 @@ def _broken(
             "of a broken line and runs the next, which may come from a value with a newline. "
             "Fix the syntax, or write that line in a simpler form (two heredocs on one line "
             "are not read)"
+        ), "error")  # fmt: skip
+
+
+def _too_many(tokens: Sequence[Token], skip: set[int], found: dict[int, BodyProblem]) -> None:
+    for token in tokens:
+        if token.kind != "var" or token.start in skip or token.start in found:
+            continue
+        found[token.start] = (token.start, (
+            f"placeholder {{{{ {token.value} }}}} stands in a body with more than {MAX_SHAPES} "
+            "sections that change the script when left out, more shapes than the checks read; "
+            "use fewer sections, or sections that only add whole arguments to a command"
         ), "error")  # fmt: skip
 
 

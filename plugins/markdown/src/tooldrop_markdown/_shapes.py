@@ -22,8 +22,8 @@ __all__ = ["drops_arguments", "render", "section_spans", "shapes"]
 
 
 def section_spans(tokens: Sequence[Token]) -> list[tuple[int, int]]:
-    """Each section's (open, close) token indices, innermost first; at most 16 (a tool has a
-    handful: this bounds the work for odd files)."""
+    """Each section's (open, close) token indices, innermost first. Every one: a section
+    left unread is a shape left unchecked (:mod:`._positions` bounds the parsing)."""
     stack: list[int] = []
     spans: list[tuple[int, int]] = []
     for index, token in enumerate(tokens):
@@ -31,13 +31,14 @@ def section_spans(tokens: Sequence[Token]) -> list[tuple[int, int]]:
             stack.append(index)
         elif token.kind == "close" and stack:
             spans.append((stack.pop(), index))
-    return spans[:16]
+    return spans
 
 
 def shapes(tokens: Sequence[Token]) -> Iterator[list[Token]]:
-    """The tokens with every section in, then with each section left out in turn."""
+    """The tokens with every section in, then with each of the first 16 sections left out
+    in turn (the run-again warnings read these; a tool has a handful of sections)."""
     yield list(tokens)
-    for start, end in section_spans(tokens):
+    for start, end in section_spans(tokens)[:16]:
         yield [*tokens[:start], *tokens[end + 1 :]]
 
 
