@@ -371,3 +371,22 @@ def test_a_body_with_more_shapes_than_the_checks_read_is_refused(load, count: in
         "only add whole arguments to a command"
     ]  # fmt: skip
     assert body_problems(load, body) == expected
+
+
+def test_an_undeclared_placeholder_gets_one_message_not_a_position_too(load) -> None:
+    # It names no parameter (it renders as nothing): that is the message, not also where it
+    # stands.
+    result = load(frontmatter('{{ nope }} --help "a"', PARAMS))
+    (problem,) = result.problems
+    assert problem.message.startswith(
+        '{{ nope }} names no declared parameter; add "nope" under parameters:'
+    )
+
+
+def test_placeholders_are_judged_when_parameters_are_unreadable(load) -> None:
+    # Without the parameters, every name counts as declared: the positions are still read.
+    result = load(frontmatter('echo "a" {{ x }}\n{{ y }} --help', extra="parameters: 5\n"))
+    assert [(p.field, p.message[:60]) for p in result.problems] == [
+        ("parameters", result.problems[0].message[:60]),
+        ("body", "placeholder {{ y }} stands where the command name goes, so t"),
+    ]
