@@ -296,16 +296,27 @@ class _Parser:
         self.pos = end + 1
         name, _, value = body.partition("=")
         letter = "P" if negated else "p"
-        if value:
-            if name in ("General_Category", "gc") and value in CATEGORIES:
-                return f"\\{letter}{{{CATEGORIES[value]}}}"
+        if name in ("Script", "sc") and value:
+            # RE2's \p{...} also reads category names and Any, which are no Script value in
+            # ECMA-262: \p{sc=L} is a SyntaxError there, and must not come to mean "letters".
+            # Nor may RE2's own syntax pass through: \p{^Greek} is RE2 for "not Greek".
             if (
-                name in ("Script", "sc")
+                value not in CATEGORIES
+                and value != "Any"
                 and SCRIPT_NAME.fullmatch(value)
                 and self.knows_script(value)
             ):
                 return f"\\{letter}{{{value}}}"
-            raise self.fail(f"\\p{{{body}}} is not supported (RE2 knows categories and scripts)")
+            raise self.fail(
+                f"\\{letter}{{{body}}}: {value} is not a script RE2 knows (scripts go by their long "
+                "names: sc=Greek, not sc=Grek)"
+            )
+        if value:
+            if name in ("General_Category", "gc") and value in CATEGORIES:
+                return f"\\{letter}{{{CATEGORIES[value]}}}"
+            raise self.fail(
+                f"\\{letter}{{{body}}} is not supported (RE2 knows categories and scripts)"
+            )
         if body in CATEGORIES:
             return f"\\{letter}{{{CATEGORIES[body]}}}"
         if body == "Any":
@@ -313,7 +324,7 @@ class _Parser:
         if body == "ASCII":
             return _ranges_text(_complement(((0, 0x7F),)) if negated else ((0, 0x7F),))
         raise self.fail(
-            f"\\p{{{body}}} is not supported: use a general category (L, Nd, ...) or sc=<Script>"
+            f"\\{letter}{{{body}}} is not supported: use a general category (L, Nd, ...) or sc=<Script>"
         )
 
     def atom_escape(self) -> str:

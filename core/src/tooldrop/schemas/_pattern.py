@@ -94,6 +94,6 @@ def compile_pattern(pattern: str) -> Regex:
     try:
         program = re2.compile(translate(pattern).encode(), _options())
     except re2.error as exc:
-        detail = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else exc
-        raise PatternError(f"RE2 cannot run this pattern: {detail}") from None
+        (reason,) = exc.args  # google-re2 raises error(RE2's message) with the message as bytes
+        raise PatternError(f"RE2 cannot run this pattern: {reason.decode()}") from None
     return Regex(pattern, program.search)
