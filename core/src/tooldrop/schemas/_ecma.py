@@ -21,9 +21,10 @@ Schema recommends):
 Refused, with a message saying so, because RE2 cannot run them or they would silently mean
 something else: lookaround, backreferences, inline flags ``(?i)``, Python-only syntax
 (``(?P<n>…)``, ``\\Z``, ``\\A``), unknown letter escapes, ``\\p{…}`` names RE2 does not know
-(binary properties, ``Script_Extensions``), and repetition counts above 1000. As in
-JavaScript without the ``u`` flag, a ``{``, ``}`` or ``]`` that cannot be read otherwise is a
-literal character, and a backslash before punctuation is that character.
+(binary properties, ``Script_Extensions``, short script names like ``sc=Grek``), and
+repetition counts above 1000. As in JavaScript without the ``u`` flag, a ``{``, ``}`` or ``]``
+that cannot be read otherwise is a literal character, and a backslash before punctuation is
+that character.
 """
 
 from __future__ import annotations
@@ -308,8 +309,8 @@ class _Parser:
             ):
                 return f"\\{letter}{{{value}}}"
             raise self.fail(
-                f"\\{letter}{{{body}}}: {value} is not a script RE2 knows (scripts go by their long "
-                "names: sc=Greek, not sc=Grek)"
+                f"\\{letter}{{{body}}}: {value} is not a script RE2 knows "
+                "(scripts go by their long names: sc=Greek, not sc=Grek)"
             )
         if value:
             if name in ("General_Category", "gc") and value in CATEGORIES:
@@ -324,7 +325,8 @@ class _Parser:
         if body == "ASCII":
             return _ranges_text(_complement(((0, 0x7F),)) if negated else ((0, 0x7F),))
         raise self.fail(
-            f"\\{letter}{{{body}}} is not supported: use a general category (L, Nd, ...) or sc=<Script>"
+            f"\\{letter}{{{body}}} is not supported: "
+            "use a general category (L, Nd, ...) or sc=<Script>"
         )
 
     def atom_escape(self) -> str:
