@@ -89,3 +89,51 @@ def test_an_older_bwrap_without_disable_userns_is_used_without_it(tmp_path):
     newer_expected = " ".join([*CONFINED, "--disable-userns", "--", "true"])
     newer = stand_in(tmp_path / "new", f'[ "$*" = "{newer_expected}" ]\n')
     assert probe(str(newer.parent)) == [str(newer), "", True]
+
+
+STEPS = """\
+import json, os, sys, tooldrop_sandbox as s
+real, empty = sys.argv[1], sys.argv[2]
+home = os.path.dirname(os.path.realpath(os.path.join(real, "bwrap")))
+out = []
+def step(path, untrusted=None):
+    os.environ["PATH"] = path
+    p = s.probe_bwrap(untrusted)
+    out.append([p.path, p.problem])
+step(real, untrusted=home)       # refused before it is ever run
+step(real)                       # works, and is remembered for this PATH
+step(real, untrusted=home)       # the remembered answer is refused too
+step(real, untrusted="/nowhere") # ... but not for a project elsewhere
+step(empty)                      # another PATH: searched again
+step(empty, untrusted=home)
+os.symlink(os.path.join(real, "bwrap"), os.path.join(empty, "bwrap"))
+step(empty)                      # installed while the host runs: noticed
+print(json.dumps(out))
+"""
+
+
+def test_the_probe_is_remembered_per_path_and_never_trusts_a_bwrap_in_the_project(tmp_path):
+    """What a host sees when ``PATH`` changes or bubblewrap is installed while it runs, and
+    when the bwrap found lives inside the project (before and after it was remembered)."""
+    path = shutil.which("bwrap")
+    if path is None:
+        pytest.skip("bubblewrap is not installed")
+    real = os.path.realpath(path)
+    by_hand = subprocess.run([path, *CONFINED, "--", "true"], capture_output=True, timeout=30)
+    if by_hand.returncode != 0:  # asked by hand: a probe that wrongly said no must fail here
+        pytest.skip("bwrap cannot confine here (user namespaces disabled?)")
+    (tmp_path / "empty").mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", STEPS, os.path.dirname(path), str(tmp_path / "empty")],
+        capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    refused = [None, f"{path} is inside the project, so it is not trusted"]
+    assert json.loads(done.stdout) == [
+        refused,
+        [real, ""],
+        [None, f"{real} is inside the project, so it is not trusted"],
+        [real, ""],
+        [None, "bwrap (bubblewrap) is not installed or not on PATH"],
+        [None, "bwrap (bubblewrap) is not installed or not on PATH"],
+        [real, ""],
+    ]
