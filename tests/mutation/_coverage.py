@@ -195,6 +195,14 @@ class Selector:
         rest = sorted(chosen.difference(first), key=lambda t: (self.durations.get(t, 0.0), t))
         return first + rest, len(first)
 
+    def left_out(self, line: int) -> bool:
+        """Whether ``--max-test-seconds`` left out tests of ``line``."""
+        slowest, self.slowest = self.slowest, None
+        try:
+            return bool(self.tests(line)[0]) and slowest is not None
+        finally:
+            self.slowest = slowest
+
     def killed_by(self, line: int, test: str) -> None:
         for key in (line, None):
             killers = self._killers[key]

@@ -171,13 +171,15 @@ HOW: dict[str, int] = defaultdict(int)
 def _judge(
     worker: Worker, mutant: Mutant, selector: Selector, fast: bool, confirm: bool
 ) -> Verdict:
-    """``mutant``'s verdict in ``worker``: ``killed``, ``survived``, ``uncovered`` or ``error:
+    """``mutant``'s verdict in ``worker``: ``killed``, ``survived``, ``uncovered``, ``slow-only`` or ``error:
     ...``. ``fast``: try the worker's session first; only its kills count, anything else runs
     again in a fresh pytest: the tests that killed other mutants of the module alone first
     (collecting every test file costs seconds), then all of them."""
     tests, known = selector.tests(mutant.line)
     if not tests:
-        return Verdict("uncovered", 0.0, 0)
+        # Only slow tests reach it (--max-test-seconds): a gap of the quick pass, not a line
+        # no test runs.
+        return Verdict("slow-only" if selector.left_out(mutant.line) else "uncovered", 0.0, 0)
     durations = selector.durations
     path = worker.copy / mutant.path
     original = path.read_text(encoding="utf-8")

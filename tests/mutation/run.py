@@ -223,7 +223,10 @@ def main(argv: list[str] | None = None) -> int:
             for mutant in to_run:
                 if outcome[mutant.id] == "killed" and mutant.id in equivalents:
                     print(f"note: {mutant.id} is listed as equivalent, and a test kills it")
-                elif outcome[mutant.id] in ("survived", "uncovered") and mutant.id in equivalents:
+                elif (
+                    outcome[mutant.id] in ("survived", "uncovered", "slow-only")
+                    and mutant.id in equivalents
+                ):
                     outcome[mutant.id] = "equivalent"
             survivors = [m for m in to_run if outcome[m.id] == "survived"]
             if args.recheck and survivors:
