@@ -171,10 +171,11 @@ HOW: dict[str, int] = defaultdict(int)
 def _judge(
     worker: Worker, mutant: Mutant, selector: Selector, fast: bool, confirm: bool
 ) -> Verdict:
-    """``mutant``'s verdict in ``worker``: ``killed``, ``survived``, ``uncovered``, ``slow-only`` or ``error:
-    ...``. ``fast``: try the worker's session first; only its kills count, anything else runs
-    again in a fresh pytest: the tests that killed other mutants of the module alone first
-    (collecting every test file costs seconds), then all of them."""
+    """``mutant``'s verdict in ``worker``: ``killed``, ``survived``, ``uncovered``,
+    ``slow-only`` or ``error: ...``. ``fast``: try the worker's session first; what it cannot
+    patch (and, with ``confirm``, what survives it) runs in a fresh pytest: the tests that
+    killed other mutants of the module alone first (collecting every test file costs
+    seconds), then all of them."""
     tests, known = selector.tests(mutant.line)
     if not tests:
         # Only slow tests reach it (--max-test-seconds): a gap of the quick pass, not a line
