@@ -97,6 +97,8 @@ def test_accepted(load, body: str) -> None:
         ("cat <<'EOF'\nvalue: {{ x }}\nEOF", "inside a heredoc body"),
         ("cat <<-EOF\n\t{{ x }}\n\tEOF", "inside a heredoc body"),
         ("cat <<A <<B\na\nA\n{{ x }}\nB", "inside a heredoc body"),
+        # The delimiter is the whole word (X too): an empty line does not end this heredoc.
+        ("cat <<X\n\necho {{ x }}\nX", "inside a heredoc body, where quotes are not removed"),
         # tree-sitter-bash does not read two heredocs on one line: refused, never guessed
         ("cat <<A <<B\na\nA\nb\nB\necho {{ x }}", "a script that the checks cannot parse"),
         (
@@ -119,6 +121,10 @@ def test_accepted(load, body: str) -> None:
         (
             'echo {{# b }}"{{/ b }} x"',
             "section {{# b }} starts at the top level but its {{/ b }} stands inside double quotes",
+        ),
+        (
+            "echo {{# b }}${HOME{{/ b }}}",
+            "section {{# b }} starts at the top level but its {{/ b }} stands inside ${ … }",
         ),
         (
             "echo {{# b }}$(x{{/ b }})",

@@ -231,6 +231,25 @@ def test_the_parsed_template_is_plain_picklable_data() -> None:
     assert pickle.loads(pickle.dumps(template)) == template
 
 
+def test_a_template_is_its_source_for_equality_hashing_and_repr() -> None:
+    # A host keys caches by templates: two parses of one source are one key, another source
+    # is another, and a template never equals a bare string.
+    a, again, other = tpl("echo {{ x }}"), Template("echo {{ x }}"), tpl("echo {{ y }}")
+    assert a == again and hash(a) == hash(again)
+    assert a != other and len({a, again, other}) == 2
+    assert a != "echo {{ x }}"
+    assert repr(a) == "Template(source='echo {{ x }}')"
+    # A template built from its source alone parses it on first render.
+    assert render(again, {"x": "v"}, posix_quote) == "echo 'v'"
+
+
+def test_an_unclosed_section_renders_only_the_text_before_it() -> None:
+    # Loading refuses such a body; a host rendering one itself gets the text before the
+    # first unclosed section and nothing of what that section held.
+    assert render(Template("a {{# s }}b{{# t }}c"), {"s": 1, "t": 1}, posix_quote) == "a "
+    assert render(Template("a {{^ s }}b"), {}, posix_quote) == "a "
+
+
 @pytest.mark.parametrize(
     ("source", "message"),
     [
@@ -239,6 +258,18 @@ def test_the_parsed_template_is_plain_picklable_data() -> None:
         ("{{# a }}{{# b }}{{/ a }}{{/ b }}", "{{/ a }} does not close {{# b }}"),
         ("{{# a }}1{{# a }}2{{/ a }}3{{/ a }}", 'stands inside another section named "a"'),
         ("{{# a }}1{{^ a }}2{{/ a }}3{{/ a }}", 'stands inside another section named "a"'),
+        (
+            "{{^ a }}1{{# a }}2{{/ a }}",
+            'section {{# a }} stands inside another section named "a"; Nanocoder would close '
+            "it at the first {{/ a }}. Merge the two sections or rename one",
+        ),
+        ("{{^ b }}x", "section {{^ b }} is never closed; add {{/ b }} where it should end"),
+        (
+            "{{^ a }}{{# b }}{{/ a }}{{/ b }}",
+            "{{/ a }} does not close {{# b }} (opened before it); close sections in the "
+            "reverse order of opening them",
+        ),
+        ("x{{/ a }}", "{{/ a }} closes no section; remove it or add {{# a }} before it"),
     ],
 )
 def test_unbalanced_sections_are_problems(source: str, message: str) -> None:
