@@ -47,7 +47,7 @@ class Section(NamedTuple):
     body: tuple[Node, ...]
 
 
-Node: TypeAlias = "str | Var | Section"
+Node: TypeAlias = str | Var | Section
 
 
 class Template:
