@@ -127,6 +127,11 @@ def test_accepted(load, body: str) -> None:
             "section {{# b }} starts at the top level but its {{/ b }} stands inside ${ … }",
         ),
         (
+            "echo {{# b }}$(( 1{{/ b }} ))",
+            "section {{# b }} starts at the top level but its {{/ b }} stands inside "
+            "arithmetic (( … ))",
+        ),
+        (
             "echo {{# b }}$(x{{/ b }})",
             "keep quotes, $( … ), backticks, comments and heredocs balanced",
         ),
