@@ -273,6 +273,8 @@ PLAIN = st.lists(
 @settings(max_examples=300, deadline=None)
 @given(body=PLAIN)
 @example(body="V={{ xs }} {{ nope }}\na[1]+={{# b }}{{/ b }}{{ xs }}")
+@example(body="echo b{{# b }}c {{/ b }}{{ xs }}")  # b false glues the array to "b"
+@example(body="echo {{ xs }}{{# b }} c{{/ b }}d")
 def test_the_top_level_shortcut_agrees_with_the_full_lexer(body: str) -> None:
     # Bodies without quotes, escapes, $, #, < or ( take a shortcut; it must find exactly
     # what the full lexer finds.
@@ -401,3 +403,17 @@ def test_placeholders_are_judged_when_parameters_are_unreadable(load) -> None:
         ("parameters", result.problems[0].message[:60]),
         ("body", "placeholder {{ y }} stands where the command name goes, so t"),
     ]
+
+
+def test_a_placeholder_the_lexer_refused_is_not_reported_again_in_a_broken_script(load) -> None:
+    errors = body_problems(load, 'echo "{{ x }}" {{ y }} )')
+    assert len(errors) == 2, errors
+    assert errors[0].startswith("placeholder {{ x }} stands inside double quotes")
+    assert errors[1].startswith("placeholder {{ y }} stands in a script that the checks cannot")
+
+
+def test_the_parse_error_is_placed_by_line_and_character_from_the_first_byte(load) -> None:
+    # The section tag renders as nothing, so the script starts with the newline; é is one
+    # column, not two bytes.
+    (error,) = body_problems(load, "{{# x }}\necho é {{ x }} ){{/ x }}")
+    assert "cannot parse (near line 2 of the body, column 12: ')')" in error

@@ -147,6 +147,11 @@ def test_allowed_positions(load, body: str, shell: str | None) -> None:
         ("cat > {{ xs }}", None, "array placeholder {{ xs }} stands in a file redirect"),
         ("case {{ xs }} in a) ;; esac", None, "array placeholder"),
         ("{{# b }}ls {{/ b }}{{ x }} a", None, "stands where the command name goes"),
+        ("{{^ b }}ls {{/ b }}{{ x }} a", None, "stands where the command name goes"),
+        # sections whose absence is not a plain argument dropped: each shape is parsed
+        ("echo a{{# b }} \\{{/ b }}\n{{ x }} --help", None, "stands where the command name goes"),
+        ("echo b{{# b }}c {{/ b }}{{ xs }}", None, "array placeholder {{ xs }} is glued to other"),
+        ("echo {{ xs }}{{# b }} c{{/ b }}d", None, "array placeholder {{ xs }} is glued to other"),
         ("echo a; x=(( {{ x }} ))", "bash", "a script that the checks cannot parse"),
         (";V={{ x }}", None, "a script that the checks cannot parse"),  # plain, but broken
         ("echo a | ;V={{ x }}", None, "a script that the checks cannot parse"),

@@ -76,7 +76,7 @@ def plain_body(
             if param is not None and param.type == "array":
                 if ASSIGNMENT.fullmatch(word):
                     problems.append(array_assignment(token, word))
-                elif word or _glued(tokens, index):
+                elif word or _glued(tokens, index) or _tag_beside(tokens, index):
                     return None  # an array glued to text: the full checks say why not
             at_top.add(token.start)
             word += "'"
@@ -93,6 +93,15 @@ def _glued(tokens: list[Token], index: int) -> bool:
         if token.kind == "var":
             return True
     return False
+
+
+def _tag_beside(tokens: list[Token], index: int) -> bool:
+    """Whether a section tag stands right before or after the placeholder at ``index``: left
+    out, its section may glue the placeholder to the word beyond (``b{{# s }}c {{/ s }}``)."""
+    return any(
+        0 <= at < len(tokens) and tokens[at].kind in ("open", "invert", "close")
+        for at in (index - 1, index + 1)
+    )
 
 
 _MARKS = {"var": "\0", "open": "\1", "invert": "\1", "close": "\2"}

@@ -51,7 +51,7 @@ def render(tokens: Sequence[Token]) -> tuple[bytes, dict[int, Token], dict[int, 
     position = 0
     for index, token in enumerate(tokens):
         if token.kind == "text":
-            data = token.value.encode("utf-8", "surrogatepass")
+            data = token.value.encode()  # a strict UTF-8 decode: no lone surrogate
             parts.append(data)
             position += len(data)
         elif token.kind == "var":
