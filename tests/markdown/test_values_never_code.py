@@ -252,8 +252,14 @@ def test_an_env_that_makes_git_status_run_a_command_is_refused(load, tmp_path: P
     )
 
 
-def test_a_runner_is_found_in_every_shape_of_the_sections(load) -> None:
-    body = "awk {{# b }}'{ print }'{{/ b }} {{ x }}"  # without b, the value is the program
+@pytest.mark.parametrize(
+    "body",
+    [
+        "awk {{# b }}'{ print }'{{/ b }} {{ x }}",  # without b, the value is the program
+        "awk {{# b }}-f prog.awk {{/ b }}{{ x }}",  # the placeholder right after the section
+    ],
+)
+def test_a_runner_is_found_in_every_shape_of_the_sections(load, body: str) -> None:
     (warning,) = load(frontmatter(body, ALL_PARAMS)).problems
     assert "{{ x }} is given to awk" in warning.message
 
