@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import os
 import socket
+import stat
+import subprocess
 import time
 import uuid
 
 import psutil
 import pytest
+
+import tooldrop_sandbox
+from tooldrop_sandbox import Policy, bwrap_argv
 
 from .conftest import needs_bwrap
 
@@ -250,6 +255,8 @@ def test_the_personal_dir_cannot_be_moved_aside_and_replaced(project, monkeypatc
     assert not (home / ".config-old").exists()
     assert not (personal / "trust.json").exists()
     assert not list((home / ".cache").rglob("*.cache"))
+    # The cache dir did not exist: tooldrop made it on the host first, private to the user.
+    assert stat.S_IMODE((home / ".cache" / "tooldrop").stat().st_mode) == 0o700
 
 
 def test_the_personal_dir_and_cache_are_never_writable_even_inside_the_project(
@@ -261,6 +268,7 @@ def test_the_personal_dir_and_cache_are_never_writable_even_inside_the_project(
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
     (personal / "tools").mkdir(parents=True)
     (personal / "grants.json").write_text("{}\n")
+    (personal / "note.txt").write_text("still readable\n")
     project.tool(
         "tamper",
         f"""\
@@ -269,6 +277,7 @@ def test_the_personal_dir_and_cache_are_never_writable_even_inside_the_project(
         echo x > {personal}/tools/evil.md
         mkdir -p {cache}/tooldrop && echo x > {cache}/tooldrop/parse.cache
         echo y > {project.root}/allowed
+        cat {personal}/note.txt
         """,
         approval="always",
     )
@@ -278,6 +287,7 @@ def test_the_personal_dir_and_cache_are_never_writable_even_inside_the_project(
     assert not (personal / "trust.json").exists()
     assert not (personal / "tools" / "evil.md").exists()
     assert not (cache / "tooldrop" / "parse.cache").exists()
+    assert "still readable" in result.text  # read-only, not hidden
 
 
 def test_a_tool_run_by_root_cannot_remount_or_regain_capabilities(project, outside_tmp):
@@ -352,3 +362,70 @@ def test_a_confined_tool_that_times_out_is_stopped_with_everything_it_started(pr
     while _sleepers(seconds) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert _sleepers(seconds) == []
+
+
+@pytest.mark.parametrize("sandbox", ["off", "required"])
+def test_a_confined_tool_has_its_own_dev_proc_and_tmpdir(project, tmp_path, monkeypatch, sandbox):
+    """A minimal /dev with a private, writable /dev/shm; a /proc showing no host process; no
+    user namespace of its own to nest; TMPDIR pointing at the private /tmp even when the
+    host's TMPDIR is hidden in there."""
+    host_tmp = tmp_path / "host-tmp"  # under /tmp: hidden from a confined tool
+    host_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(host_tmp))
+    shm = f"tooldrop-sandbox-{uuid.uuid4().hex}"
+    project.tool(
+        "look",
+        f"""\
+        echo x > /dev/shm/{shm} && echo shm-ok; rm -f /dev/shm/{shm}
+        test -e /dev/kmsg && echo host-dev
+        test -e /proc/{os.getpid()} && echo host-process-visible
+        unshare -U true 2>/dev/null && echo nested-userns
+        echo "tmpdir=$TMPDIR"
+        mktemp >/dev/null && echo mktemp-ok
+        """,
+        read_only=True,
+    )
+    text = project.call("look", sandbox).text
+    if sandbox == "off":
+        assert "host-process-visible" in text and f"tmpdir={host_tmp}\n" in text, text
+        return
+    assert "shm-ok" in text and "host-dev" not in text, text
+    assert "host-process-visible" not in text
+    assert "tmpdir=/tmp\n" in text and "mktemp-ok" in text
+    assert ("nested-userns" in text) is not tooldrop_sandbox.probe_bwrap().disable_userns
+    assert not os.path.exists(f"/dev/shm/{shm}")
+
+
+def test_bwrap_argv_alone_keeps_a_missing_protected_dir_read_only(tmp_path):
+    """A host that builds the command line itself, without :func:`create_protected`: the
+    missing protected dir is an empty read-only one, and nested user namespaces are off."""
+    writable = tmp_path / "w"
+    (writable / "a").mkdir(parents=True)
+    protected = writable / "a" / "conf"
+    policy = Policy(
+        writable=(str(writable),),
+        protected=(str(protected),),
+        visible=(str(writable),),
+        network=False,
+        cwd=str(writable),
+    )
+    script = f"""\
+        echo ok > {writable}/allowed
+        mkdir -p {protected}/sub; echo x > {protected}/f
+        mv {writable}/a {writable}/moved
+        unshare -U true 2>/dev/null && echo nested-userns
+        echo ran
+    """
+    found = tooldrop_sandbox.probe_bwrap()
+    argv = bwrap_argv(found.path, policy, ["/bin/sh", "-c", script])
+    at = argv.index("--remount-ro")
+    assert argv[at - 2 : at + 2] == ["--tmpfs", str(protected), "--remount-ro", str(protected)]
+    if not found.disable_userns:
+        argv.remove("--disable-userns")
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+    assert "ran" in done.stdout, done.stderr
+    assert (writable / "allowed").read_text() == "ok\n"
+    assert "Read-only file system" in done.stderr
+    assert protected.is_dir() and list(protected.iterdir()) == []
+    assert not (writable / "moved").exists()
+    assert ("nested-userns" in done.stdout) is not found.disable_userns

@@ -148,9 +148,10 @@ def _shield(policy: Policy) -> list[str]:
             parent = parent.parent
         shielded.append(path)
     out: list[str] = []
-    for path in sorted(set(ancestors), key=lambda p: (p.count("/"), p)):
+    # Sorted as text, a directory comes before everything below it (its path is their prefix).
+    for path in sorted(set(ancestors)):
         out += ["--bind", path, path]
-    for path in sorted(set(shielded), key=lambda p: (p.count("/"), p)):
+    for path in sorted(set(shielded)):
         if Path(path).exists():
             out += ["--ro-bind", path, path]
         else:
@@ -187,7 +188,7 @@ def bwrap_argv(
         out.append("--disable-userns")
     out += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", _TMP]
     for path in policy.visible:
-        if inside(path, _TMP) and not any(inside(path, w) for w in policy.writable):
+        if inside(path, _TMP):  # a writable one is bound again, writable, below
             out += ["--ro-bind", path, path]
     for path in policy.writable:
         out += ["--bind-try", path, path]  # a path that does not exist yet stays read-only

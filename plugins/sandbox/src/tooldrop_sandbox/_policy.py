@@ -99,9 +99,8 @@ def policy_for(spec: ToolSpec, host: ToolHost, cwd: str | None = None) -> Policy
     """
     project = str(host.project_dir)  # resolved when the host was made
     where = os.path.realpath(cwd) if cwd is not None else project
+    # The cwd is writable only as a part of the project: one elsewhere never is.
     writable: list[str] = [] if spec.read_only else [project]
-    if not spec.read_only and inside(where, project):  # a cwd elsewhere is never writable
-        writable.append(where)
     writable.extend(_extra_writable(spec, project))
     # Outermost first, duplicates and paths already inside another writable path dropped.
     kept: list[str] = []
