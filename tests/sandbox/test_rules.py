@@ -217,4 +217,4 @@ def test_inside_is_by_whole_path_components_and_never_true_for_a_relative_path()
 
     assert inside("/ws", "/ws") and inside("/ws/a/b", "/ws")
     assert not inside("/ws-evil", "/ws")
-    assert not inside("ws/a", "/ws")  # relative: commonpath refuses to compare
+    assert inside("ws/a", "/ws") is False  # relative: commonpath refuses to compare
