@@ -197,12 +197,17 @@ def test_an_unclosed_quote_is_reported_where_it_opens(
         assert f"is never closed, a missing {closer!r})" in found[body_start + 1, "error"]
 
 
-def test_a_space_before_a_sigil_is_noted(load) -> None:
-    result = load(frontmatter("echo {{ # x }}", PARAMS))
+@pytest.mark.parametrize(
+    ("tag", "sigil"), [("{{ # x }}", "#"), ("{{\t^ x }}", "^"), ("{{  / x}}", "/")]
+)
+def test_a_space_before_a_sigil_is_noted(load, tag: str, sigil: str) -> None:
+    result = load(frontmatter(f"echo {tag}", PARAMS))
     assert len(result.tools) == 1
     (warning,) = result.problems
     assert warning.severity == "warning"
-    assert "is not a section tag: remove the space between {{ and #" in warning.message
+    assert warning.message == (
+        f'"{tag}" is not a section tag: remove the space between {{{{ and {sigil}'
+    )
 
 
 @pytest.mark.parametrize("helper", ["{{#if x}}", "{{#each xs}}", "{{# unless b }}", "{{#with c}}"])

@@ -30,7 +30,8 @@ __all__ = ["ASSIGNMENT", "TagChecker", "array_assignment", "near_misses", "undec
 
 #: An assignment word up to its ``=`` (``V=``, ``a[i]+=``).
 ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
-_NEAR_MISS = re.compile(r"\{\{[ \t]+[#^/][ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*\}\}")
+#: A section tag with spaces or tabs before its sigil (the sigil is group 1).
+_NEAR_MISS = re.compile(r"\{\{[ \t]+([#^/])[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*\}\}")
 #: Handlebars' block helpers, which Mustache (and Nanocoder) do not have.
 #: (``{{/if}}`` and ``{{else}}`` are Mustache tags, and reported as such.)
 _HANDLEBARS = re.compile(r"\{\{#[ \t]*(?:if|unless|each|with)[ \t]+[^{}]*\}\}")
@@ -112,7 +113,7 @@ def near_misses(token: Token) -> list[BodyProblem]:
     for near in _NEAR_MISS.finditer(token.value):
         found.append((token.start + near.start(), (
             f'"{near.group()}" is not a section tag: remove the space between '
-            f"{{{{ and {near.group().lstrip('{ ')[0]}"
+            f"{{{{ and {near.group(1)}"
         ), "warning"))  # fmt: skip
     for helper in _HANDLEBARS.finditer(token.value):
         found.append((token.start + helper.start(), (
