@@ -150,6 +150,42 @@ def test_refused(load, body: str, message: str) -> None:
     assert any(message in text for text in messages), messages
 
 
+@pytest.mark.parametrize(
+    ("param", "refused"),
+    [
+        ("type: number", False),
+        ("type: integer", False),
+        ("type: boolean", False),
+        ("type: string\n    enum: [red, green]", False),
+        ("type: string", True),
+        ('type: string\n    enum: [red, "a\\nb"]', True),
+    ],
+)
+def test_a_comment_takes_only_values_without_a_newline(load, param: str, refused: bool) -> None:
+    # A value that cannot hold a newline cannot end the comment and run as code.
+    result = load(frontmatter("# note: {{ v }}\necho", f"  v:\n    {param}\n"))
+    assert [p.message for p in result.problems] == (
+        [
+            "placeholder {{ v }} stands in a # comment; a value with a newline would end the "
+            "comment and run as code. Take it out of the comment"
+        ]
+        if refused
+        else []
+    )
+    assert len(result.tools) == (0 if refused else 1)
+
+
+@pytest.mark.parametrize(
+    ("word", "variable"), [("V=", "V"), ("AX+=", "AX"), ("a[0]=", "a"), ("_q[i]+=", "_q")]
+)
+def test_an_array_after_an_assignment_names_the_variable(load, word: str, variable: str) -> None:
+    assert body_problems(load, f"{word}{{{{ xs }}}} cmd") == [
+        f"array placeholder {{{{ xs }}}} right after {word} assigns the first element and "
+        f"runs the others as a command; write {variable}=({{{{ xs }}}}) for a bash array, or "
+        "pass it as arguments"
+    ]
+
+
 def test_problems_point_at_the_line_of_the_placeholder(load) -> None:
     text = frontmatter('echo ok\necho fine\necho "{{ x }}"\n\necho `{{ y }}`', PARAMS)
     result = load(text)
