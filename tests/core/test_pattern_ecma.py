@@ -140,6 +140,26 @@ def test_a_pattern_matches_what_javascript_matches(pattern, matching, not_matchi
     assert [text for text in not_matching if regex.search(text) is not None] == []
 
 
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        ("^\ud800\udc00$", "\U00010000"),  # the first and last pair, in the pattern text
+        ("^\udbff\udfff$", "\U0010ffff"),
+        (r"^\uD800\uDC00$", "\U00010000"),  # and written as escapes
+        (r"^\uDBFF\uDFFF$", "\U0010ffff"),
+        (r"^\uD7FF\uE000$", "\ud7ff\ue000"),  # just outside the surrogates: characters
+    ],
+)
+def test_surrogate_pairs_at_the_edges(pattern, text):
+    assert compile_pattern(pattern).search(text) is not None
+
+
+@pytest.mark.parametrize("pattern", ["\udfff", "a\ud800b", r"\uDFFF", r"\uD800", r"\uDBFF\uE000"])
+def test_a_lone_surrogate_half_is_refused(pattern):
+    with pytest.raises(PatternError, match="an unpaired surrogate cannot be matched"):
+        compile_pattern(pattern)
+
+
 def test_a_surrogate_pair_in_the_pattern_text_is_one_character():
     """A pattern from a JSON file written with ``\\ud83d\\ude00`` escapes (or a Python string
     built from UTF-16) holds the two halves; JavaScript reads them as one character."""
