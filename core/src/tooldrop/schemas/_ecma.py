@@ -190,9 +190,7 @@ class _Parser:
             raise self.fail(f"nothing to repeat before {char!r}")
         if char == "{" and QUANTIFIER.match(self.src, self.pos - 1):
             raise self.fail("nothing to repeat before '{'")
-        if char == ")":
-            raise self.fail("unmatched ')'")
-        return _literal(self.code_point(char))
+        return _literal(self.code_point(char))  # ")" never gets here: alternative() stops at it
 
     def code_point(self, char: str) -> int:
         cp = ord(char)
