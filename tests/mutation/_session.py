@@ -25,21 +25,18 @@ answers on (a JSON object per line): ``{"ready": true, "collected": n}`` once, t
 from __future__ import annotations
 
 import ast
-import contextlib
 import gc
 import json
 import os
-import select
 import signal
 import sys
-import time
 import types
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from _forking import Limits, run_forked, stop
 
 _FDS = "TOOLDROP_MUTATION_FDS"
 
@@ -50,10 +47,6 @@ class _Fallback(Exception):
 
 class _ModuleCode(_Fallback):
     """The mutant changes the module's own code: a statement run at import time."""
-
-
-class _OutOfTime(Exception):
-    """A test ran far longer than it did without the mutant: it hangs, so the mutant is killed."""
 
 
 def _without_nested(code: types.CodeType) -> types.CodeType:
@@ -210,10 +203,7 @@ class Session:
         read, write = (int(fd) for fd in os.environ[_FDS].split(","))
         self.requests = os.fdopen(read, "r", encoding="utf-8")
         self.answers = os.fdopen(write, "w", encoding="utf-8")
-        self.limit: dict[str, float] = {}
-        self.default_limit = 60.0
-        self.failed: str | None = None
-        self.running: list[int] = []
+        self.limits = Limits()
 
     # -- the pytest side ----------------------------------------------------------------------
 
@@ -231,7 +221,7 @@ class Session:
         # What is loaded now stays: pytest's gc.collect() after each test would otherwise
         # walk all of it again in every child.
         gc.freeze()
-        signal.signal(signal.SIGTERM, self._stop)
+        signal.signal(signal.SIGTERM, stop)
         self._answer({"ready": True, "collected": len(items)})
         for line in self.requests:
             request = json.loads(line)
@@ -246,30 +236,13 @@ class Session:
             except _Fallback as why:
                 self._answer({"fallback": str(why)})
                 continue
-            self.limit = request.get("limits", {})
-            self.default_limit = request.get("limit", 60.0)
+            self.limits.limits = request.get("limits", {})
+            self.limits.default = request.get("limit", 60.0)
             code, seconds, failed = self._fork(plan, chosen, request["timeout"])
             times = os.times()
             cpu = times.user + times.system + times.children_user + times.children_system
             self._answer({"code": code, "seconds": seconds, "cpu": cpu, "failed": failed})
         return True
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_protocol(self, item: pytest.Item) -> Iterator[None]:
-        previous = signal.signal(signal.SIGALRM, self._alarm)
-        signal.setitimer(signal.ITIMER_REAL, self.limit.get(item.nodeid, self.default_limit))
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.failed and self.failed is None:
-            self.failed = report.nodeid
-
-    def _alarm(self, signum: int, frame: object) -> None:
-        raise _OutOfTime("the test ran out of time")
 
     # -- the mutants ---------------------------------------------------------------------------
 
@@ -324,67 +297,34 @@ class Session:
     ) -> tuple[int, float, str | None]:
         """Run ``items`` in a child with ``plan`` applied: its exit code (1: a test failed,
         0: none did, -9: out of time), the seconds it took and the test that failed."""
-        start = time.monotonic()
-        sys.stdout.flush()
-        sys.stderr.flush()
         read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:
+
+        def child() -> int:
             os.close(read)
-            code = 70
-            try:
-                code = self._child(plan, items)
-                os.write(write, (self.failed or "").encode())
-            finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(code)
-        os.close(write)
-        self.running[:] = [pid]
-        handle = os.pidfd_open(pid)
+            plan.apply()
+            for index, item in enumerate(items):
+                following = items[index + 1] if index + 1 < len(items) else None
+                item.ihook.pytest_runtest_protocol(item=item, nextitem=following)
+                if self.limits.failed is not None:
+                    os.write(write, self.limits.failed.encode())
+                    return 1
+            return 0
+
         try:
-            ready, _, _ = select.select([handle], [], [], timeout)
+            code, seconds = run_forked(child, timeout, ".mutant.log")
         finally:
-            os.close(handle)
-        if not ready:
-            os.killpg(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-        with contextlib.suppress(ProcessLookupError):  # what the tests left running goes too
-            os.killpg(pid, signal.SIGKILL)
-        self.running[:] = []
+            os.close(write)
         with os.fdopen(read, "rb") as said:
             failed = said.read().decode() or None
-        code = -9 if not ready else os.waitstatus_to_exitcode(status)
-        return code, time.monotonic() - start, failed
-
-    def _child(self, plan: _Plan, items: list[pytest.Item]) -> int:
-        # A process group of its own, so a timeout kills what the tests started.
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.setsid()
-        log = os.open(".mutant.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.dup2(log, 1)
-        os.dup2(log, 2)
-        plan.apply()
-        for index, item in enumerate(items):
-            following = items[index + 1] if index + 1 < len(items) else None
-            item.ihook.pytest_runtest_protocol(item=item, nextitem=following)
-            if self.failed is not None:
-                return 1
-        return 0
+        return code, seconds, failed
 
     def _answer(self, answer: dict[str, object]) -> None:
         self.answers.write(json.dumps(answer) + "\n")
         self.answers.flush()
 
-    def _stop(self, signum: int, frame: object) -> None:
-        for pid in self.running:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pid, signal.SIGKILL)
-        os._exit(1)
-
 
 def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get(_FDS):
-        config.pluginmanager.register(Session(), "tooldrop_mutation_session")
+        session = Session()
+        config.pluginmanager.register(session, "tooldrop_mutation_session")
+        config.pluginmanager.register(session.limits, "tooldrop_mutation_limits")

@@ -15,20 +15,17 @@ was killed with its process group.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import importlib
 import json
 import os
-import select
 import signal
 import sys
-import time
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _forking import Limits, run_forked, stop
 
 ROOT = Path.cwd().resolve()
 
@@ -57,88 +54,23 @@ def _preload(names: list[str]) -> str | None:
     return None
 
 
-class _OutOfTime(Exception):
-    """A test ran far longer than it did without the mutant: it hangs, so the mutant is killed."""
+def _run(args: list[str], timeout: float, limits: Limits) -> tuple[int, float, str | None]:
+    """Exit code, seconds and the first test that failed, of pytest run in a child."""
+    failed = Path(".mutant.failed")
+    failed.unlink(missing_ok=True)
 
+    def child() -> int:
+        code = int(pytest.main(args, plugins=[limits]))
+        if limits.failed:
+            failed.write_text(limits.failed, encoding="utf-8")
+        return code
 
-class _Limits:
-    """pytest plugin: each test gets a time limit (SIGALRM), so a mutant that makes one hang
-    (a FIFO opened without O_NONBLOCK waits forever) fails that test in seconds instead of
-    holding the whole run until its timeout."""
-
-    def __init__(self, limits: dict[str, float], default: float) -> None:
-        self.limits, self.default = limits, default
-        self.failed = ""
-
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.failed and not self.failed:  # the runner tries the tests that kill first
-            self.failed = report.nodeid
-            Path(".mutant.failed").write_text(report.nodeid, encoding="utf-8")
-
-    def _alarm(self, signum: int, frame: object) -> None:
-        raise _OutOfTime("the test ran out of time")
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_protocol(self, item: pytest.Item) -> Iterator[None]:
-        previous = signal.signal(signal.SIGALRM, self._alarm)
-        signal.setitimer(signal.ITIMER_REAL, self.limits.get(item.nodeid, self.default))
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-
-
-def _run(args: list[str], timeout: float, log: str, limits: _Limits) -> tuple[int, float]:
-    start = time.monotonic()
-    Path(".mutant.failed").unlink(missing_ok=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    _RUNNING[:] = [pid]
-    if pid == 0:  # the child: a process group of its own, so a timeout kills what it started
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.setsid()
-        out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.dup2(out, 1)
-        os.dup2(out, 2)
-        code = 70
-        try:
-            code = int(pytest.main(args, plugins=[limits]))
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(code)
-    handle = os.pidfd_open(pid)
-    try:
-        ready, _, _ = select.select([handle], [], [], timeout)
-    finally:
-        os.close(handle)
-    if not ready:
-        os.killpg(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    with contextlib.suppress(ProcessLookupError):  # what the tests left running goes too
-        os.killpg(pid, signal.SIGKILL)
-    code = -9 if not ready else os.waitstatus_to_exitcode(status)
-    return code, time.monotonic() - start
-
-
-#: The child running now: a SIGTERM to the worker (the runner stopped) takes it down too.
-_RUNNING: list[int] = []
-
-
-def _stop(signum: int, frame: object) -> None:
-    for pid in _RUNNING:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pid, signal.SIGKILL)
-    os._exit(1)
+    code, seconds = run_forked(child, timeout, str(ROOT / ".mutant.log"))
+    return code, seconds, failed.read_text(encoding="utf-8") if failed.exists() else None
 
 
 def main() -> None:
-    signal.signal(signal.SIGTERM, _stop)
-    log = str(ROOT / ".mutant.log")
+    signal.signal(signal.SIGTERM, stop)
     for line in sys.stdin:
         request = json.loads(line)
         if "modules" in request:
@@ -151,17 +83,11 @@ def main() -> None:
             gc.freeze()
             answer: dict[str, object] = {"pulls_in": bad} if bad else {"ready": True}
         else:
-            limits = _Limits(request.get("limits", {}), request.get("limit", 60.0))
-            code, seconds = _run(request["args"], request["timeout"], log, limits)
+            limits = Limits(request.get("limits", {}), request.get("limit", 60.0))
+            code, seconds, failed = _run(request["args"], request["timeout"], limits)
             times = os.times()  # this worker's CPU and its children's, for the runner's count
             cpu = times.user + times.system + times.children_user + times.children_system
-            failed = Path(".mutant.failed")
-            answer = {
-                "code": code,
-                "seconds": seconds,
-                "cpu": cpu,
-                "failed": failed.read_text(encoding="utf-8") if failed.exists() else None,
-            }
+            answer = {"code": code, "seconds": seconds, "cpu": cpu, "failed": failed}
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
 
