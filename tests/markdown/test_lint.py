@@ -458,3 +458,21 @@ def test_the_parse_error_is_placed_by_line_and_character_from_the_first_byte(loa
     # column, not two bytes.
     (error,) = body_problems(load, "{{# x }}\necho é {{ x }} ){{/ x }}")
     assert "cannot parse (near line 2 of the body, column 12: ')')" in error
+
+
+@pytest.mark.parametrize(
+    ("script", "quoted"),
+    [
+        ("echo  a\tb", "'echo a b'"),
+        ("x" * 30, "'" + "x" * 30 + "'"),
+        ("x" * 31, "'" + "x" * 30 + "…'"),
+    ],
+)
+def test_a_snippet_quotes_a_node_on_one_line_and_at_most_30_characters(
+    script: str, quoted: str
+) -> None:
+    from tooldrop_markdown._bashtree import parser, snippet
+
+    root = parser().parse(script.encode()).root_node
+    assert snippet(root.children[0]) == quoted
+    assert snippet(None) == "unknown"
