@@ -105,6 +105,12 @@ def tests_per_line(
             for line, contexts in by_target[target].items()
         }
         used = {t for tests in lines.values() for t in tests}
+        if not used:
+            # Only run at import time (a module of constants, imported while the tests were
+            # collected): every test of its test paths, since any could read them.
+            dirs = tuple(f"{p}/" if (ROOT / p).is_dir() else p for p in TARGETS[target])
+            used = {t for t in durations if t.startswith(dirs) and t not in failed}
+            lines = {line: sorted(used) for line in lines}
         found[target] = {
             "lines": lines,
             "durations": {t: durations.get(t, 0.0) for t in used},
