@@ -20,7 +20,13 @@ from _layout import CACHE, HERE, PYTEST, ROOT, TARGETS, env_for
 def cache_keys(files: list[str], targets: list[str]) -> dict[str, str]:
     """Per target, a digest of what its coverage depends on: the sources, the project's
     configuration, the test directories it runs and the coverage hook."""
-    shared = ("core/", "plugins/", "docs/examples/", "tests/mutation/_hook/")
+    shared = (
+        "core/",
+        "plugins/",
+        "docs/examples/",
+        "tests/mutation/_hook/",
+        "tests/mutation/_coverage.py",
+    )
     top = ("pyproject.toml", "uv.lock", "tests/conftest.py")
     digests = {}
     for name in files:
