@@ -189,10 +189,8 @@ class Selector:
         paths = list(TARGETS[target])
         return cls(target, {"lines": {"0": paths}, "durations": {}}, every_line=True)
 
-    def tests(self, line: int) -> tuple[list[str], int]:
-        """The tests, and how many at the front have killed a mutant of this module."""
-        if self.every_line:
-            return self.everything, 0
+    def _covering(self, line: int) -> set[str]:
+        """Every test that reaches ``line`` (or, for a line run at import time, what uses it)."""
         chosen = set(self.lines.get(line, ()))
         if line in self.uses:
             uses = self.uses[line]
@@ -200,6 +198,13 @@ class Selector:
                 chosen.update(self.lines.get(used, ()))
             if uses is None or not chosen:  # read elsewhere too: every test reaching the module
                 chosen = set(self.everything)
+        return chosen
+
+    def tests(self, line: int) -> tuple[list[str], int]:
+        """The tests, and how many at the front have killed a mutant of this module."""
+        if self.every_line:
+            return self.everything, 0
+        chosen = self._covering(line)
         if self.slowest is not None:
             chosen = {t for t in chosen if self.durations.get(t, 0.0) <= self.slowest}
         known = list(dict.fromkeys([*self._killers[line], *self._killers[None]]))
@@ -209,11 +214,7 @@ class Selector:
 
     def left_out(self, line: int) -> bool:
         """Whether ``--max-test-seconds`` left out tests of ``line``."""
-        slowest, self.slowest = self.slowest, None
-        try:
-            return bool(self.tests(line)[0]) and slowest is not None
-        finally:
-            self.slowest = slowest
+        return self.slowest is not None and bool(self._covering(line))
 
     def killed_by(self, line: int, test: str) -> None:
         for key in (line, None):
