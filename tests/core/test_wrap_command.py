@@ -5,6 +5,7 @@ handed to its process are closed (issue 21's survivors)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -19,56 +20,51 @@ def closed(fd: int) -> bool:
     return False
 
 
+@pytest.fixture
+def passed() -> Iterator[int]:
+    """A descriptor a command would hand to its process (the read end of a pipe)."""
+    read, write = os.pipe()
+    yield read
+    os.close(write)
+    if not closed(read):
+        os.close(read)
+
+
 def test_required_and_unconfined_is_refused_by_name_and_its_descriptors_closed(
-    make_host, tool_pack, spec_factory
+    make_host, tool_pack, spec_factory, passed
 ):
     host = make_host(tool_pack(spec_factory("t")), sandbox="required")
-    read, write = os.pipe()
-    try:
-        command = Command(argv=("true",), cwd="/", pass_fds=(read,))
-        with pytest.raises(SandboxError) as info:
-            wrap_command(ToolCall(spec=host.get("t"), args={}), command, host)
-        assert str(info.value) == (
-            "⚒ Refused to run t: the sandbox is required (sandbox: required), but nothing "
-            "could confine it (no sandbox plugin confined the command; install "
-            "tooldrop-sandbox and bubblewrap). Nothing ran."
-        )
-        assert closed(read)
-    finally:
-        os.close(write)
-        if not closed(read):
-            os.close(read)
+    command = Command(argv=("true",), cwd="/", pass_fds=(passed,))
+    with pytest.raises(SandboxError) as info:
+        wrap_command(ToolCall(spec=host.get("t"), args={}), command, host)
+    assert str(info.value) == (
+        "⚒ Refused to run t: the sandbox is required (sandbox: required), but nothing "
+        "could confine it (no sandbox plugin confined the command; install "
+        "tooldrop-sandbox and bubblewrap). Nothing ran."
+    )
+    assert closed(passed)
 
 
-def test_a_plugin_that_raises_has_the_descriptors_closed_too(make_host, tool_pack, spec_factory):
+def test_a_plugin_that_raises_has_the_descriptors_closed_too(
+    make_host, tool_pack, spec_factory, passed
+):
     class Broken:
         @hookimpl
         def tooldrop_wrap_command(self, command):
             raise SandboxError("⚒ the sandbox broke")
 
     host = make_host(tool_pack(spec_factory("t")), Broken())
-    read, write = os.pipe()
-    try:
-        command = Command(argv=("true",), cwd="/", pass_fds=(read,))
-        with pytest.raises(SandboxError, match="the sandbox broke"):
-            wrap_command(ToolCall(spec=host.get("t"), args={}), command, host)
-        assert closed(read)
-    finally:
-        os.close(write)
-        if not closed(read):
-            os.close(read)
+    command = Command(argv=("true",), cwd="/", pass_fds=(passed,))
+    with pytest.raises(SandboxError, match="the sandbox broke"):
+        wrap_command(ToolCall(spec=host.get("t"), args={}), command, host)
+    assert closed(passed)
 
 
-def test_off_and_unconfined_runs_as_it_is(make_host, tool_pack, spec_factory):
+def test_off_and_unconfined_runs_as_it_is(make_host, tool_pack, spec_factory, passed):
     host = make_host(tool_pack(spec_factory("t")), sandbox="off")
-    read, write = os.pipe()
-    try:
-        command = Command(argv=("true",), cwd="/", pass_fds=(read,))
-        assert wrap_command(ToolCall(spec=host.get("t"), args={}), command, host) == command
-        assert not closed(read)
-    finally:
-        os.close(write)
-        os.close(read)
+    command = Command(argv=("true",), cwd="/", pass_fds=(passed,))
+    assert wrap_command(ToolCall(spec=host.get("t"), args={}), command, host) == command
+    assert not closed(passed)
 
 
 def test_an_untrusted_tool_let_through_to_run_confined_is_refused_if_nothing_confines_it(
