@@ -110,16 +110,14 @@ def tests_per_line(
             str(line): sorted({c for c in contexts if c and c not in failed})
             for line, contexts in by_target[target].items()
         }
-        used = {t for tests in lines.values() for t in tests}
-        if not used:
-            # Only run at import time (a module of constants, imported while the tests were
-            # collected): every test of its test paths, since any could read them.
-            dirs = tuple(f"{p}/" if (ROOT / p).is_dir() else p for p in TARGETS[target])
-            used = {t for t in durations if t.startswith(dirs) and t not in failed}
-            lines = {line: sorted(used) for line in lines}
+        # Every test of its test paths: a public constant, set at import time while the
+        # tests were collected, is read by code anywhere that any of them may reach.
+        dirs = tuple(f"{p}/" if (ROOT / p).is_dir() else p for p in TARGETS[target])
+        every = sorted(t for t in durations if t.startswith(dirs) and t not in failed)
         found[target] = {
             "lines": lines,
-            "durations": {t: durations.get(t, 0.0) for t in used},
+            "every": every,
+            "durations": {t: durations.get(t, 0.0) for t in every},
             "failed": sorted(failed),
             "modules": list(modules),
         }
@@ -178,7 +176,9 @@ class Selector:
         self.lines: dict[int, list[str]] = {int(k): v for k, v in info["lines"].items()}
         self.durations: dict[str, float] = info["durations"]
         self.uses = _import_time_uses((ROOT / target).read_text(encoding="utf-8"))
+        #: The tests that reach the module, and every test of its test paths.
         self.everything = sorted({t for tests in self.lines.values() for t in tests})
+        self.every: list[str] = info.get("every", self.everything)
         self._killers: dict[int | None, list[str]] = defaultdict(list)  # None: the module's
         #: Leave out tests that took longer than this under coverage (``--max-test-seconds``).
         self.slowest: float | None = None
@@ -194,9 +194,13 @@ class Selector:
         chosen = set(self.lines.get(line, ()))
         if line in self.uses:
             uses = self.uses[line]
-            for used in uses or ():
+            if uses is None:
+                # Public: read by other modules too, maybe only at their import (a test
+                # reaching this module in a subprocess is no sign of which tests read it).
+                return set(self.every)
+            for used in uses:
                 chosen.update(self.lines.get(used, ()))
-            if uses is None or not chosen:  # read elsewhere too: every test reaching the module
+            if not chosen:  # a private name no covered line reads: every test reaching it
                 chosen = set(self.everything)
         return chosen
 

@@ -100,7 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     parser.add_argument(
-        "--id", action="append", default=[], help="only the mutants whose id holds this (repeat)"
+        "--id",
+        action="append",
+        default=[],
+        help="only this mutant, or those whose id holds this (repeat)",
     )
     parser.add_argument(
         "--diff",
@@ -147,7 +150,13 @@ def main(argv: list[str] | None = None) -> int:
         targets = [t for t in targets if any(m in t for m in args.modules)]
     mutants = [m for t in targets for m in mutants_of(t, (ROOT / t).read_text(encoding="utf-8"))]
     if args.id:
-        mutants = [m for m in mutants if any(part in m.id for part in args.id)]
+        # A whole id means that mutant only (``…::abc`` is also part of ``…::abc-2``).
+        exact = {m.id for m in mutants} & set(args.id)
+        mutants = [
+            m
+            for m in mutants
+            if m.id in exact or any(part in m.id for part in args.id if part not in exact)
+        ]
     if args.diff:
         for m in mutants:
             before = (ROOT / m.path).read_text(encoding="utf-8").splitlines(keepends=True)
@@ -204,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             session = None if args.no_session else targets
             # The session collects every test file coverage names (tests of other modules'
             # folders too: a line can be run by any test).
-            files = sorted({t.partition("::")[0] for s in selectors.values() for t in s.everything})
+            files = sorted({t.partition("::")[0] for s in selectors.values() for t in s.every})
             with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as starting:
                 workers.extend(starting.map(lambda c: Worker(c, modules, session, files), copies))
             if workers[0].left_out:
