@@ -254,6 +254,7 @@ class ShellLexer:
             return j + 3
         if after[:1] == "(":
             self.push(CMD, base + j)
+            self.word_start = True  # a command starts there: ``$(# …`` is a comment
             return j + 2
         if after[:1] == "{":
             self.push(PARAM, base + j)
