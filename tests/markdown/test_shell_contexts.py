@@ -161,6 +161,9 @@ THROUGH_LOAD = [
     ("echo $( ( {{# b }} ) {{/ b }} )", "starts inside $( … ) but"),
     ("cat <<E {{# b }}\nE\necho {{/ b }}", "starts at the top level but"),
     ("echo ${{ x }}", "a $ right before {{ x }}"),
+    # one error each, not also "a # right after a section's closing tag"
+    ('echo "{{# b }}"{{/ b }}#x', "starts inside double quotes but"),
+    ("echo \\{{# b }}x{{/ b }}#", "a backslash right before {{# b }}"),
     # which words are an assignment before an array placeholder
     ('"\\1"A={{ xs }}', "right after A="),  # an escape in quotes is not in the word
     ("A$={{ xs }}", None),
