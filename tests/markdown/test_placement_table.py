@@ -1,0 +1,155 @@
+"""The allow-list on the parse tree (``_placement``), one row per place and per refusal.
+
+Accepted rows: a placeholder as a plain word inside each kind of compound command the
+allow-list walks through. Refused rows: the distinctive phrase of the message the user
+reads, for each branch that refuses. Bodies are chosen so that the lexer lets the
+placeholder through and the parse tree decides.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import frontmatter
+
+PARAMS = (
+    "  x:\n    type: string\n  n:\n    type: integer\n  f:\n    type: number\n"
+    "  xs:\n    type: array\n    items: {type: string}\n"
+)
+
+
+def problems(load, body: str, shell: str | None = None) -> list[str]:
+    extra = "" if shell is None else f"shell: {shell}\n"
+    result = load(frontmatter(body, PARAMS, extra))
+    return [p.message for p in result.problems if p.severity == "error"]
+
+
+@pytest.mark.parametrize(
+    ("body", "shell"),
+    [
+        pytest.param("if a; then :; elif cmd {{ x }}; then :; fi", None, id="elif"),
+        pytest.param("if a; then :; else cmd {{ x }}; fi", None, id="else"),
+        pytest.param("if :; then A=1 B={{ x }}; fi", None, id="two-assignments"),
+        pytest.param("cat <<EOF > {{ x }}\nhi\nEOF", None, id="heredoc-redirect-target"),
+        pytest.param("[[ ( {{ x }} == a ) ]]", "bash", id="parenthesized-test"),
+        pytest.param("[[ {{ x }} ]]", "bash", id="lone-word-test"),
+        pytest.param("[ {{ x }} ]", None, id="lone-word-bracket"),
+        pytest.param("[[ {{ f }} -gt 0 ]]", "bash", id="number-compared"),
+        pytest.param("export {{ n }}", None, id="integer-to-export"),
+        pytest.param("local {{ f }}", None, id="number-to-local"),
+        pytest.param("for (( i=0; i<3; i++ )); do echo {{ x }}; done", "bash", id="c-for-body"),
+        # declare's options, and only they, mark names evaluated
+        pytest.param("declare -r k\nk={{ x }}", None, id="readonly-flag"),
+        pytest.param("declare Xa\nXa={{ x }}", None, id="plain-name-with-a"),
+        pytest.param("declare -X k\nk={{ x }}", None, id="invalid-option"),
+    ],
+)
+def test_accepted(load, body: str, shell: str | None) -> None:
+    assert problems(load, body, shell) == []
+
+
+WHY = "which is not one of the places where bash and sh pass a value on as data"
+SH_LACKS = "which sh (dash) does not have; write shell: bash in the frontmatter"
+
+
+@pytest.mark.parametrize(
+    ("body", "shell", "phrase"),
+    [
+        # [[ … ]] compares these as arithmetic, evaluating a[$(…)]
+        *(
+            pytest.param(
+                f"[[ {{{{ x }}}} {op} 1 ]]", "bash", f"is compared with {op} in [[ … ]]", id=op
+            )
+            for op in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge")
+        ),
+        # bash-only forms under sh
+        pytest.param(
+            "diff <(sort {{ x }}) f",
+            "sh",
+            "stands in a process substitution <( … ), " + SH_LACKS,
+            id="sh-process-substitution",
+        ),
+        pytest.param("a=({{ x }})", "sh", "stands in an array ( … ), " + SH_LACKS, id="sh-array"),
+        pytest.param(
+            "cat <<< {{ x }}", "sh", "stands in a here-string <<<, " + SH_LACKS, id="sh-here-string"
+        ),
+        pytest.param("[[ {{ x }} == a ]]", "sh", "stands in [[ … ]], " + SH_LACKS, id="sh-test"),
+        # places that are not data
+        pytest.param(
+            "a[{{ x }}]=1", "bash", "stands in an array subscript, " + WHY, id="subscript"
+        ),
+        pytest.param(
+            "a[{{ n }}]=1", "bash", "stands in an array subscript, " + WHY, id="subscript-integer"
+        ),
+        pytest.param(
+            "a[{{ x }}]=1",
+            "bash",
+            '(x={{ x }} on a line of its own) and use "$x" there',
+            id="subscript-advice",
+        ),
+        pytest.param(
+            "echo $[ {{ x }} ]", "bash", "stands inside arithmetic, " + WHY, id="old-arithmetic"
+        ),
+        pytest.param(
+            "echo $[ 1 + {{ n }} ]",
+            "bash",
+            "stands inside arithmetic; values stay out",
+            id="old-arithmetic-integer",
+        ),
+        pytest.param(
+            "unset {{ n }}",
+            None,
+            "stands in a unset command; values stay out of it",
+            id="unset-integer",
+        ),
+        # builtins that read names
+        pytest.param(
+            "unset {{ x }}",
+            None,
+            "is given to unset, which reads its arguments as variable names",
+            id="unset",
+        ),
+        pytest.param("command -p read {{ x }}", None, "is given to read,", id="command-p"),
+        pytest.param("command builtin read {{ x }}", None, "is given to read,", id="two-prefixes"),
+        pytest.param("[ -R {{ x }} ]", None, "is given to [ -v,", id="bracket-R"),
+        pytest.param("[[ -R {{ x }} ]]", "bash", "is given to [[ -v,", id="double-R"),
+        pytest.param("[ a = b -o -v {{ x }} ]", None, "is given to [ -v,", id="bracket-or-v"),
+        pytest.param("[ a = b -o -R {{ x }} ]", None, "is given to [ -v,", id="bracket-or-R"),
+        # assignments bash evaluates
+        pytest.param(
+            "declare -i k\nk[1]={{ x }}",
+            "bash",
+            "is assigned to k, whose assignments",
+            id="integer-element",
+        ),
+        pytest.param(
+            "declare -i k={{ x }}",
+            None,
+            "is assigned to k, whose assignments",
+            id="declare-i-value",
+        ),
+        pytest.param(
+            "if :; then X={{ xs }}; fi",
+            None,
+            "array placeholder {{ xs }} right after X= assigns the first element",
+            id="array-assigned",
+        ),
+        pytest.param(
+            "if :; then X+={{ xs }}; fi",
+            None,
+            "array placeholder {{ xs }} right after X+= assigns the first element",
+            id="array-appended",
+        ),
+    ],
+)
+def test_refused(load, body: str, shell: str | None, phrase: str) -> None:
+    found = problems(load, body, shell)
+    assert any(phrase in text for text in found), found
+
+
+def test_old_arithmetic_asks_for_an_integer(load) -> None:
+    (message,) = problems(load, "echo $[ 1 + {{ x }} ]", "bash")
+    assert message.endswith("evaluates the value as an expression; make x an integer parameter")
+    # a number is no expression, but $[ … ] is no place for a value either
+    (message,) = problems(load, "echo $[ 1 + {{ f }} ]", "bash")
+    assert "make f an integer parameter" not in message
