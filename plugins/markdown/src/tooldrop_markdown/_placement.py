@@ -257,11 +257,7 @@ def _assignment(
             f"placeholder {tag} is assigned to {variable}, which makes the shell or the "
             "programs it starts run code; a value may not set it"
         )
-    outer = assignment.parent
-    if outer is not None and outer.type == "declaration_command":
-        words = [node_text(c) for c in outer.children[1:] if c.type == "word"]
-        if any(w[:1] in "-+" and set(w[1:]) & set("inaA") for w in words):
-            return _name_taking(node_text(outer.children[0]) + " " + " ".join(words), tag)
+    # ``declare -i k={{ x }}`` needs no check here: ScriptFacts has marked k evaluated.
     return None
 
 
