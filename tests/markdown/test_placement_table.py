@@ -123,6 +123,12 @@ SH_LACKS = "which sh (dash) does not have; write shell: bash in the frontmatter"
             id="integer-element",
         ),
         pytest.param(
+            "declare -i k[0]=1\nk={{ x }}",
+            "bash",
+            "is assigned to k, whose assignments",
+            id="integer-array-declared-with-element",
+        ),
+        pytest.param(
             "declare -i k={{ x }}",
             None,
             "is assigned to k, whose assignments",
