@@ -47,6 +47,33 @@ ROWS = [
     pytest.param("declare {{ x }}=1", ("bash",), {"x": f"a[$({TOUCH})]"}, id="declare"),
     pytest.param("let {{ x }}", ("bash",), {"x": f"a[$({TOUCH})]"}, id="let"),
     pytest.param("declare -n r={{ x }}; echo $r", ("bash",), {"x": f"a[$({TOUCH})]"}, id="nameref"),
+    # tree-sitter-bash files the words after a redirection in the middle of a command as
+    # more targets of it; bash reads them as the command's arguments
+    pytest.param("read </dev/null {{ x }}", ("bash",), {"x": f"a[$({TOUCH})]"}, id="read-after-<"),
+    pytest.param(
+        "printf 2>/dev/null -v {{ x }} %s 1",
+        ("bash",),
+        {"x": f"a[$({TOUCH})]"},
+        id="printf-after-2>",
+    ),
+    pytest.param(
+        "echo a | read 2>/dev/null {{ x }}",
+        ("bash",),
+        {"x": f"a[$({TOUCH})]"},
+        id="piped-read-after-2>",
+    ),
+    pytest.param(
+        "declare 2>/dev/null -i k\nk={{ x }}",
+        ("bash",),
+        {"x": f"a[$({TOUCH})]"},
+        id="declare-i-after-2>",
+    ),
+    pytest.param(
+        "declare -a a; unset 2>/dev/null {{ x }}",
+        ("bash",),
+        {"x": f"a[$({TOUCH})]"},
+        id="unset-after-2>",
+    ),
 ]
 
 

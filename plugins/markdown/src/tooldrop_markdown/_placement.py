@@ -76,7 +76,8 @@ class ScriptFacts:
             stack.extend(node.children)
 
     def declaration(self, node: Node) -> None:
-        words = [node_text(child) for child in node.children[1:]]
+        strays = stray_words(node)
+        words = [node_text(child) for child in [*node.children[1:], *strays]]
         if not any(w[:1] in "-+" and set(w[1:]) & set("inaA") for w in words):
             return
         for child in node.children[1:]:
@@ -86,6 +87,55 @@ class ScriptFacts:
                 name = child.child_by_field_name("name")
                 if name is not None:
                     self.evaluated.add(node_text(name).split("[")[0])
+        for stray in strays:
+            text = node_text(stray)
+            if text[:1] not in "-+":
+                self.evaluated.add(text.split("=")[0].split("+")[0].split("[")[0])
+
+
+def stray_words(command: Node) -> list[Node]:
+    """Words of ``command`` that tree-sitter-bash files under a redirection in the middle of
+    it, as more destinations (``read <f NAME``, ``declare 2>/dev/null -i k``): bash reads them
+    as the command's arguments. The redirections may hang on a ``redirected_statement``
+    around the command, or around a pipeline that ends with it."""
+    found: list[Node] = []
+    node, outer = command, command.parent
+    while outer is not None and (
+        (outer.type == "redirected_statement" and outer.child_by_field_name("body") == node)
+        or (outer.type == "pipeline" and outer.named_children[-1] == node)
+    ):
+        node, outer = outer, outer.parent
+        if node.type == "redirected_statement":
+            for redirect in node.children:
+                if redirect.type == "file_redirect":
+                    found.extend(_destinations(redirect)[1:])
+    for redirect in command.children:
+        if redirect.type == "file_redirect":
+            found.extend(_destinations(redirect)[1:])
+    return sorted(found, key=lambda w: w.start_byte)
+
+
+def _destinations(redirect: Node) -> list[Node]:
+    return [
+        child
+        for index, child in enumerate(redirect.children)
+        if redirect.field_name_for_child(index) == "destination"
+    ]
+
+
+def _owner(redirect: Node) -> Node | None:
+    """The command a redirection in a ``redirected_statement`` (or in the command) belongs
+    to: the statement's body, or the last command of a pipeline that is its body."""
+    node: Node | None = redirect.parent
+    if node is not None and node.type in ("command", "declaration_command", "unset_command"):
+        return node
+    while node is not None and node.type in ("redirected_statement", "pipeline"):
+        node = (
+            node.child_by_field_name("body")
+            if node.type == "redirected_statement"
+            else (node.named_children[-1] if node.named_children else None)
+        )
+    return node
 
 
 def judge(
@@ -150,6 +200,8 @@ def _position(
             f"array placeholder {tag} stands {_describe(kind)}; an array is one word per "
             "element, so it may only stand as a whole word of a command's arguments"
         )
+    if kind == "file_redirect" and field == "destination" and word != _destinations(parent)[0]:
+        return _stray(parent, word, tag, numeric)
     if kind == "file_redirect" and field == "destination":
         operator = next((c.type for c in parent.children if c.type != "file_descriptor"), "")
         if operator in (">&", "<&") and not numeric:
@@ -225,11 +277,28 @@ def _argument(command: Node, word: Node, tag: str, numeric: bool) -> str | None:
 
 
 def _arguments(command: Node) -> list[Node]:
-    return [
+    words = [
         child
         for index, child in enumerate(command.children)
         if command.field_name_for_child(index) == "argument"
     ]
+    return sorted([*words, *stray_words(command)], key=lambda w: w.start_byte)
+
+
+def _stray(redirect: Node, word: Node, tag: str, numeric: bool) -> str | None:
+    """A word after a redirection's target (``read <f {{ x }}``): an argument of the command
+    the redirection belongs to, judged as one."""
+    owner = _owner(redirect)
+    kind = owner.type if owner is not None else ""
+    if owner is not None and kind == "command":
+        return _argument(owner, word, tag, numeric)
+    if owner is not None and kind in ("declaration_command", "unset_command"):
+        return None if numeric else _name_taking(node_text(owner.children[0]), tag)
+    return (
+        f"placeholder {tag} stands after a redirection's target, where the checks cannot "
+        f"tell what reads it; assign it to a variable first ({_var(tag)}={tag} on a line of "
+        f'its own) and use "${_var(tag)}" there'
+    )
 
 
 def _assignment(
