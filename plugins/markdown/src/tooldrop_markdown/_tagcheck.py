@@ -222,7 +222,7 @@ class TagChecker(ShellLexer):
         if param is not None and param.type == "array" and ASSIGNMENT.fullmatch(self.word):
             self.problems.append(array_assignment(token, self.word))
         self.at_top.add(token.start)
-        self.word += "'"
+        self.word += tag_text(token)  # as written: a message may quote the word
         self.word_start = False
 
     def close(self, token: Token) -> None:
