@@ -83,10 +83,9 @@ def first_error(root: Node) -> Node | None:
 
 
 def snippet(node: Node | None) -> str:
-    """A short quotation of ``node`` for a message."""
+    """A short quotation of ``node`` for a message (a missing token is named by its caller,
+    :func:`._positions._near`, which quotes the part it leaves open instead)."""
     if node is None:
         return "unknown"
-    if node.is_missing:
-        return f"a missing {node.type!r}"
     text = " ".join(node_text(node).split())
     return repr(text[:30] + ("…" if len(text) > 30 else ""))
