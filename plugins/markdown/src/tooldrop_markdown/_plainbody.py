@@ -17,7 +17,7 @@ from tooldrop import is_forbidden_env
 from ._bashwords import NAME_TAKING, SPECIAL_ASSIGN
 from ._fields import Param
 from ._shell import BodyProblem
-from ._tagcheck import ASSIGNMENT, array_assignment, near_misses, undeclared
+from ._tagcheck import ASSIGNMENT, array_assignment, undeclared
 from ._template import Token
 
 __all__ = ["plain_body"]
@@ -59,8 +59,6 @@ def plain_body(
             marked.append(text)
             if _NEEDS_LEXER.search(text):
                 return None
-            if "{{" in text:
-                problems.extend(near_misses(token))
             tail = _WORD_TAIL.match(text[::-1]).end()  # type: ignore[union-attr]  # * matches
             word = word + text if tail == len(text) else text[len(text) - tail :]
         elif kind == "close":
