@@ -73,10 +73,29 @@ HANDED_ON: list[tuple[str, str]] = [
     ("echo a{b}{{ x }}", "braces in the text before"),
     *[
         (f"{word} {{{{ x }}}}", f"the reserved word {word}")
-        for word in ["if", "then", "else", "elif", "fi", "do", "done", "for", "in", "while",
-                     "until", "case", "esac", "select", "function", "time", "coproc",
-                     "command", "builtin", "exec"]
-    ],  # fmt: skip
+        for word in [
+            "if",
+            "then",
+            "else",
+            "elif",
+            "fi",
+            "do",
+            "done",
+            "for",
+            "in",
+            "while",
+            "until",
+            "case",
+            "esac",
+            "select",
+            "function",
+            "time",
+            "coproc",
+            "command",
+            "builtin",
+            "exec",
+        ]
+    ],
     *[(f"{word} {{{{ x }}}}", f"the builtin {word}") for word in ["read", "printf", "export"]],
     ("echo a\ndone {{ x }}", "a reserved word naming a later command"),
     ("V=1 exec {{ x }}", "a reserved word after an assignment"),
@@ -113,6 +132,7 @@ HANDED_ON: list[tuple[str, str]] = [
     ("RANDOM={{ n }} ls", "an arithmetic variable"),
     ("BASH_ENV={{ x }} ls", "a forbidden environment variable"),
     ("ld_preload={{ x }} ls", "a forbidden environment variable, lower case"),
+    ("PYTHONPYCACHEPREFIX={{ x }} ls", "a forbidden variable ending in X"),
     (";echo {{ x }}", "an empty command before ;"),
     ("| echo {{ x }}", "an empty command before |"),
     ("echo {{ x }};;ls", "two ; in a row"),
@@ -127,12 +147,8 @@ def _tag_offsets(body: str, tag: str) -> list[int]:
     return [m.start() for m in re.finditer(re.escape(tag), body)]
 
 
-@pytest.mark.parametrize(
-    ("body", "expected"), VOUCHED, ids=[body for body, _ in VOUCHED]
-)
-def test_the_shortcut_vouches_for_plain_bodies(
-    body: str, expected: list[tuple[str, str]]
-) -> None:
+@pytest.mark.parametrize(("body", "expected"), VOUCHED, ids=[body for body, _ in VOUCHED])
+def test_the_shortcut_vouches_for_plain_bodies(body: str, expected: list[tuple[str, str]]) -> None:
     found = plain_body(tokenize(body), PARAMS, DECLARED)
     assert found is not None
     problems, at_top = found
@@ -145,16 +161,12 @@ def test_the_shortcut_vouches_for_plain_bodies(
     assert at_top == {m.start() for m in placeholders.finditer(body)}
 
 
-@pytest.mark.parametrize(
-    ("body", "why"), HANDED_ON, ids=[why for _, why in HANDED_ON]
-)
+@pytest.mark.parametrize(("body", "why"), HANDED_ON, ids=[why for _, why in HANDED_ON])
 def test_the_shortcut_hands_other_bodies_on(body: str, why: str) -> None:
     assert plain_body(tokenize(body), PARAMS, DECLARED) is None, why
 
 
-@pytest.mark.parametrize(
-    "body", [body for body, _ in VOUCHED] + [body for body, _ in HANDED_ON]
-)
+@pytest.mark.parametrize("body", [body for body, _ in VOUCHED] + [body for body, _ in HANDED_ON])
 def test_the_shortcut_finds_what_the_full_checks_find(body: str) -> None:
     tokens = tokenize(body)
     assert lint(tokens, PARAMS, DECLARED) == _run(_Checker, tokens, PARAMS, DECLARED)
