@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ._shapes import shapes
+from ._shapes import section_spans, shapes
 from ._shell import BodyProblem
 from ._template import Token
 
@@ -270,12 +270,32 @@ def run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
     if not _RUNS_AGAIN.search(text.replace("\\", "").replace("'", "").replace('"', "")):
         return []  # quotes and backslashes go, as in a command name: e"va"l is eval
     # Every shape the script can take: awk {{# b }}'{ print }'{{/ b }} {{ x }} gives awk
-    # the value as its program when b is false.
+    # the value as its program when b is false. Each shape is a scan of the whole body, so
+    # a body with very many sections is read with none left out, and told so.
     found: dict[int, BodyProblem] = {}
-    for shape in shapes(tokens):
+    sections = len(section_spans(tokens))
+    unread = sections * len(tokens) > SHAPE_BUDGET
+    for shape in [tokens] if unread else shapes(tokens):
         for problem in scan_run_again(shape, at_top):
             found.setdefault(problem[0], problem)
+    if unread:
+        first = min(at_top)
+        found.setdefault(first, (first, _too_many(sections), "warning"))
     return sorted(found.values())
+
+
+#: How many tokens the run-again check reads over all shapes (sections × tokens): a body of
+#: 1,000 tokens may have 200 sections, far beyond any tool written by hand.
+SHAPE_BUDGET = 200_000
+
+
+def _too_many(sections: int) -> str:
+    return (
+        f"this body has {sections} sections, too many for the check of values given to "
+        "programs that run them as code (eval, sh -c, awk…) to read it with each section "
+        "left out; it read the body with every section in. Use fewer sections, or split "
+        "the tool"
+    )
 
 
 def scan_run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:

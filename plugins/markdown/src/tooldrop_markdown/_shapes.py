@@ -35,10 +35,10 @@ def section_spans(tokens: Sequence[Token]) -> list[tuple[int, int]]:
 
 
 def shapes(tokens: Sequence[Token]) -> Iterator[list[Token]]:
-    """The tokens with every section in, then with each of the first 16 sections left out
-    in turn (the run-again warnings read these; a tool has a handful of sections)."""
+    """The tokens with every section in, then with each section left out in turn (the
+    run-again warnings read these; the caller bounds how many it reads)."""
     yield list(tokens)
-    for start, end in section_spans(tokens)[:16]:
+    for start, end in section_spans(tokens):
         yield [*tokens[:start], *tokens[end + 1 :]]
 
 
