@@ -13,7 +13,8 @@ import pytest
 from .conftest import frontmatter
 
 PARAMS = (
-    "  x:\n    type: string\n  n:\n    type: integer\n  f:\n    type: number\n"
+    "  x:\n    type: string\n  y:\n    type: string\n  n:\n    type: integer\n"
+    "  f:\n    type: number\n"
     "  xs:\n    type: array\n    items: {type: string}\n"
 )
 
@@ -183,4 +184,41 @@ def test_words_after_a_redirection_are_the_commands_arguments(load, body, messag
     "body", ["echo >f {{ x }}", "cat <f {{ x }} >g", "echo a | cat 2>/dev/null {{ x }}"]
 )
 def test_data_words_after_a_redirection_are_allowed(load, body) -> None:
+    assert problems(load, body, "bash") == []
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("rea? {{ x }}", "is given to a command whose name bash works out from the text"),
+        ("echo a; rea* {{ x }}", "is given to a command whose name bash works out from the text"),
+        ("command [ {{ x }} {{ y }} ]", "is given to [ right after another value, which may"),
+        ("printf {{ x }}{{ y }}", "is given to printf where it reads its options"),
+        ("printf -x{{ x }} %s", "is given to printf where it reads its options"),
+        ("printf 'a'* {{ x }}", "is given to printf after 'a'*, which bash works out"),
+    ],
+)
+def test_words_the_checks_cannot_read_before_a_value(load, body, message) -> None:
+    found = problems(load, body, "bash")
+    assert any(message in text for text in found), found
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "printf %s {{ x }}",
+        "printf -- {{ x }}",
+        'printf "$fmt" {{ x }}',
+        "printf '%s\\n' {{ x }} {{ y }}",
+        "printf -v out %s {{ x }}",
+        "test {{ x }} = {{ y }}",
+        "test -n {{ x }}",
+        "ls *.txt {{ x }}",
+        "'rea?' {{ x }}",
+        "echo {a,b} {{ x }}",
+        '"$PYTHON" script.py {{ x }}',
+        "${EDITOR:-vi} {{ x }}",
+    ],
+)
+def test_values_after_words_read_as_written_are_allowed(load, body) -> None:
     assert problems(load, body, "bash") == []

@@ -23,7 +23,7 @@ TOUCH = f"touch {MARKER}"
 SHELLS = {"bash": "/bin/bash", "sh": "/usr/bin/dash"}
 
 PARAMS = (
-    "  x:\n    type: string\n  n:\n    type: integer\n"
+    "  x:\n    type: string\n  y:\n    type: string\n  n:\n    type: integer\n"
     "  xs:\n    type: array\n    items: {type: string}\n"
 )
 
@@ -74,6 +74,26 @@ ROWS = [
         {"x": f"a[$({TOUCH})]"},
         id="unset-after-2>",
     ),
+    # printf and test read options from what comes first: a value there may be -vNAME
+    pytest.param("printf {{ x }} %s 1", ("bash",), {"x": f"-va[$({TOUCH})]"}, id="printf-first"),
+    pytest.param(
+        "printf $fmt {{ x }} %s 1", ("bash",), {"x": f"-va[$({TOUCH})]"}, id="printf-vanish"
+    ),
+    pytest.param(
+        "test {{ x }} {{ y }}", ("bash",), {"x": "-v", "y": f"a[$({TOUCH})]"}, id="test-two-values"
+    ),
+    # words the checks must read as bash does: braces, quotes, $'…' spell -v or a builtin
+    pytest.param(
+        "printf {-v,} {{ x }} %s 1", ("bash",), {"x": f"a[$({TOUCH})]"}, id="printf-braces"
+    ),
+    pytest.param(
+        'printf "-v" {{ x }} %s 1', ("bash",), {"x": f"a[$({TOUCH})]"}, id="printf-quoted-v"
+    ),
+    pytest.param("test {-v,} {{ x }}", ("bash",), {"x": f"a[$({TOUCH})]"}, id="test-braces"),
+    pytest.param("re{a,}d {{ x }} <<< 1", ("bash",), {"x": f"a[$({TOUCH})]"}, id="read-braces"),
+    pytest.param("$'read' {{ x }} <<< 1", ("bash",), {"x": f"a[$({TOUCH})]"}, id="read-ansi"),
+    pytest.param('$"read" {{ x }} <<< 1', ("bash",), {"x": f"a[$({TOUCH})]"}, id="read-translated"),
+    pytest.param("r$'e'ad {{ x }} <<< 1", ("bash",), {"x": f"a[$({TOUCH})]"}, id="read-ansi-piece"),
 ]
 
 

@@ -8,6 +8,7 @@ placeholder of a tree that parsed.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from tooldrop import is_forbidden_env
@@ -58,7 +59,9 @@ class ScriptFacts:
     """What the whole script says about its variables: names declared integer, nameref or
     array (an assignment to them is evaluated), and whether it holds ``$'…'``."""
 
-    def __init__(self, root: Node, script: bytes) -> None:
+    def __init__(self, root: Node, script: bytes, holes: Iterable[int] = ()) -> None:
+        #: Where the placeholders stand (byte offsets): a word there is a value.
+        self.holes = set(holes)
         self.evaluated: set[str] = set()
         self.ansi_at: int | None = None
         # Walking the tree costs more than parsing it: only when the text calls for it.
@@ -174,19 +177,19 @@ def judge(
             )
     if parent is None:
         return None
-    message = _position(parent, word, tag, numeric, array, facts)
+    message = _position(parent, word, offset, tag, numeric, array, facts)
     if message is not None:
         return message
     return _ancestors(parent, tag, dialect == "sh")
 
 
 def _position(
-    parent: Node, word: Node, tag: str, numeric: bool, array: bool, facts: ScriptFacts
+    parent: Node, word: Node, at: int, tag: str, numeric: bool, array: bool, facts: ScriptFacts
 ) -> str | None:
     kind = parent.type
     field = field_of(parent, word)
     if kind == "command" and field == "argument":
-        return _argument(parent, word, tag, numeric)
+        return _argument(parent, word, at, tag, numeric, facts)
     if kind == "command_name":
         return (
             f"placeholder {tag} stands where the command name goes, so the value would "
@@ -201,7 +204,7 @@ def _position(
             "element, so it may only stand as a whole word of a command's arguments"
         )
     if kind == "file_redirect" and field == "destination" and word != _destinations(parent)[0]:
-        return _stray(parent, word, tag, numeric)
+        return _stray(parent, word, at, tag, numeric, facts)
     if kind == "file_redirect" and field == "destination":
         operator = next((c.type for c in parent.children if c.type != "file_descriptor"), "")
         if operator in (">&", "<&") and not numeric:
@@ -248,32 +251,133 @@ def _name_taking(command: str, tag: str) -> str:
     )
 
 
-def _argument(command: Node, word: Node, tag: str, numeric: bool) -> str | None:
+def _argument(
+    command: Node, word: Node, at: int, tag: str, numeric: bool, facts: ScriptFacts
+) -> str | None:
     words = _arguments(command)
-    name = literal(command.child_by_field_name("name"))
+    name_node = command.child_by_field_name("name")
+    name = _value(name_node)
     rest = [w for w in words if w.start_byte < word.start_byte]
     while name in BUILTIN_PREFIXES and rest:
         while rest and node_text(rest[0]).startswith("-"):
             rest = rest[1:]
         if not rest:
             break
-        name = literal(rest[0])
+        name_node, name = rest[0], _value(rest[0])
         rest = rest[1:]
+    if numeric:
+        return None
     if name is None:
-        return None  # a command chosen when it runs; the run-again check warns
-    if name not in NAME_TAKING or numeric:
+        if name_node is not None and not _chosen_when_run(name_node):
+            return (
+                f"placeholder {tag} is given to a command whose name bash works out from "
+                f"the text when it runs ({node_text(name_node)}: $'…' or $\"…\" quotes, "
+                "braces or a glob), which the checks do not follow, so they cannot tell "
+                "whether it takes names or code (read, declare, eval…); write the name plainly"
+            )
+        return None  # a command the script chooses when it runs (from $VAR or $( … ))
+    if name not in NAME_TAKING:
         return None
     options = NAME_OPTIONS.get(name)
     if options is not None:
-        # printf -v NAME, test -v NAME: only the word after the option is a name.
-        texts = [node_text(w) for w in words]
-        index = next(i for i, w in enumerate(words) if w.start_byte == word.start_byte)
-        before = texts[index - 1] if index > 0 else ""
-        option = next((o for o in options if before == o or texts[index].startswith(o)), None)
+        # printf -v NAME, test -v NAME: only the word after the option, or glued to it, is
+        # a name. What stands before must be read as bash reads it.
+        before = _value(rest[-1]) if rest else ""
+        own = _glued_prefix(word, at)
+        option = next((o for o in options if before == o or own.startswith(o)), None)
         if option is None:
-            return None
+            why = _option_risk(name, options[0], rest, word, at, facts)
+            if why is None:
+                return None
+            return (
+                f"placeholder {tag} is given to {name} {why}: then {name} reads a value as "
+                "a variable name, where bash evaluates a subscript such as a[$(…)] as code; "
+                + _OPTION_FIX[name]
+            )
         name = f"{name} {option}"
     return _name_taking(name, tag)
+
+
+#: Nodes through which the script chooses a word when it runs, not the text.
+_EXPANSIONS = frozenset({
+    "simple_expansion", "expansion", "command_substitution", "arithmetic_expansion",
+})  # fmt: skip
+#: What bash makes other words of, unquoted: a glob (``*``, ``?``, ``[…]``), braces
+#: (``{a,b}``, ``{1..3}``). Escaped with a backslash too: the checks stay wary.
+_EXPANDS = re.compile(r"[*?]|\[.*\]|\{.*(,|\.\.).*\}")
+
+
+def _value(node: Node | None) -> str | None:
+    """A word's value when the text fixes it and the checks can read it: a literal with no
+    unquoted glob or braces (``None`` for ``$'…'``, ``re{a,}d``, ``rea?``, expansions)."""
+    value = literal(node)
+    if value is None or node is None:
+        return None
+    # The word with its quoted parts as a plain letter: what bash may expand.
+    if node.type == "command_name" and node.named_child_count == 1:
+        node = node.named_children[0]
+    parts = node.children if node.type == "concatenation" else [node]
+    bare = "".join(node_text(p) if p.type == "word" else "q" for p in parts)
+    return None if _EXPANDS.search(bare) else value
+
+
+def _chosen_when_run(node: Node) -> bool:
+    """Whether an expansion in the word chooses it when the script runs (``$cmd``)."""
+    return any(part.type in _EXPANSIONS for part in walk(node))
+
+
+_OPTION_FIX = {
+    "printf": "put the format first (printf %s {{ x }}), or -- before the value",
+    "test": "write the operator in the file (test -n {{ x }}, test {{ x }} = {{ y }})",
+    "[": "write the operator in the file ([ -n {{ x }} ], [ {{ x }} = {{ y }} ])",
+}
+
+
+def _option_risk(
+    name: str, option: str, rest: list[Node], word: Node, at: int, facts: ScriptFacts
+) -> str | None:
+    """Why a value given to printf or test may be read as a name: after words the checks
+    cannot read, where printf reads its options, or right after a value that may be -v."""
+    holes = facts.holes
+    for before in [*rest, *_glued_before(word, at)]:
+        unread = _value(before) is None and not _chosen_when_run(before)
+        if unread and before.start_byte not in holes:
+            return (
+                f"after {node_text(before)}, which bash works out from the text when it "
+                f"runs (braces, a glob, $'…' quotes) and which may spell {option}"
+            )
+    if name == "printf" and not any(_ends_options(w, holes) for w in rest):
+        return (
+            "where it reads its options (no format or -- before the value), so a value "
+            f"such as {option}NAME names a variable"
+        )
+    if name != "printf" and rest and rest[-1].start_byte in holes:
+        return f"right after another value, which may be {option}"
+    return None
+
+
+def _ends_options(word: Node, holes: set[int]) -> bool:
+    """Whether a word before the value stops printf reading options: a literal ``--`` or
+    a word that is no option. A value may be an option and an unquoted expansion may
+    vanish; a quoted expansion is always one word, the script's own."""
+    if word.start_byte in holes:
+        return False
+    value = _value(word)
+    if value is not None:
+        return value == "--" or not value.startswith("-")
+    return word.type == "string" and _chosen_when_run(word)
+
+
+def _glued_before(word: Node, at: int) -> list[Node]:
+    """The parts of the placeholder's word before it (``-v`` in ``-v{{ x }}``)."""
+    if word.type != "concatenation":
+        return []
+    return [child for child in word.children if child.end_byte <= at]
+
+
+def _glued_prefix(word: Node, at: int) -> str:
+    """The text glued before the placeholder; a value there reads as nothing."""
+    return "".join(_value(part) or "" for part in _glued_before(word, at))
 
 
 def _arguments(command: Node) -> list[Node]:
@@ -285,13 +389,15 @@ def _arguments(command: Node) -> list[Node]:
     return sorted([*words, *stray_words(command)], key=lambda w: w.start_byte)
 
 
-def _stray(redirect: Node, word: Node, tag: str, numeric: bool) -> str | None:
+def _stray(
+    redirect: Node, word: Node, at: int, tag: str, numeric: bool, facts: ScriptFacts
+) -> str | None:
     """A word after a redirection's target (``read <f {{ x }}``): an argument of the command
     the redirection belongs to, judged as one."""
     owner = _owner(redirect)
     kind = owner.type if owner is not None else ""
     if owner is not None and kind == "command":
-        return _argument(owner, word, tag, numeric)
+        return _argument(owner, word, at, tag, numeric, facts)
     if owner is not None and kind in ("declaration_command", "unset_command"):
         return None if numeric else _name_taking(node_text(owner.children[0]), tag)
     return (

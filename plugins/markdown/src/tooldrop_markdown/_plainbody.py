@@ -133,8 +133,8 @@ def _plain_commands(text: str) -> bool:
                 return False  # a section in the command's name or its assignments
             assigned = ASSIGNMENT.match(word)
             if assigned is None:
-                if "\0" in word or word in _NOT_PLAIN:
-                    return False
+                if "\0" in word or word in _NOT_PLAIN or "*" in word or "?" in word:
+                    return False  # (a glob chooses the program from the files there)
                 break
             variable = assigned.group().rstrip("+=").split("[")[0]
             if "\0" in word and (variable in SPECIAL_ASSIGN or is_forbidden_env(variable)):

@@ -96,7 +96,7 @@ def check_positions(
         if root.has_error:
             _broken(root, script, where, skip, found)
             continue
-        facts = ScriptFacts(root, script)
+        facts = ScriptFacts(root, script, where)
         for offset, token in where.items():
             if token.start in skip or token.start in found:
                 continue
