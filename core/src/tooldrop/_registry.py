@@ -59,22 +59,22 @@ class Registry:
     def exposed_name(self, spec: ToolSpec) -> str:
         return self.prefixes.get(spec.origin.source, "") + spec.name
 
-    def add(self, spec: ToolSpec) -> bool:
-        """Add ``spec`` under its exposed name; return whether it is now registered."""
+    def add(self, spec: ToolSpec) -> None:
+        """Add ``spec`` under its exposed name, or record in :attr:`problems` why not."""
         name = self.exposed_name(spec)
         if name != spec.name:
             spec = evolve(spec, name=name)
         if name in self.disabled:
-            return False
+            return
         if name in self.reserved:
             self._problem(
                 spec, f'Tool name "{name}" collides with a built-in or MCP tool — skipping'
             )
-            return False
+            return
         current = self._tools.get(name)
         if current is None:
             self._tools[name] = spec
-            return True
+            return
         new_rank, old_rank = _RANK[spec.origin.scope], _RANK[current.origin.scope]
         if new_rank == old_rank:
             self._problem(
@@ -82,7 +82,7 @@ class Registry:
                 f'Duplicate tool name "{name}" in {spec.origin.scope} tools — keeping the first '
                 f"({_where(current, spec)})",
             )
-            return False
+            return
         if new_rank < old_rank:
             self._problem(
                 spec,
@@ -90,14 +90,13 @@ class Registry:
                 f"precedence ({_where(current)})",
                 severity="info",
             )
-            return False
+            return
         self._tools[name] = spec
         self._problem(
             spec,
             f'overrides {current.origin.scope} tool "{name}" ({_where(current)})',
             severity="info",
         )
-        return True
 
     def _problem(self, spec: ToolSpec, message: str, severity: str = "error") -> None:
         self.problems.append(
@@ -118,6 +117,3 @@ class Registry:
 
     def __len__(self) -> int:
         return len(self._tools)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._tools
