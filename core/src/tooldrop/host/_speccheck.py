@@ -47,8 +47,6 @@ def _schema_problem(schema: object) -> str | None:
         return "must be a JSON Schema object"
     if schema.get("type", "object") != "object":
         return f'must describe an object (type "object"), not {schema.get("type")!r}'
-    if (problem := _type_problem(schema, "")) is not None:
-        return problem
     properties = schema.get("properties", {})
     if not isinstance(properties, Mapping):
         return "properties must map parameter names to schemas"
