@@ -251,8 +251,6 @@ class _Parser:
             return self.unicode_escape()
         if in_class and letter == "b":
             return 0x08
-        if in_class and letter == "-":
-            return ord("-")
         if letter in SYNTAX:
             return ord(letter)
         if not letter.isascii() or not letter.isalnum():
