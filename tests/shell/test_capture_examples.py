@@ -1,14 +1,13 @@
 """Fast, fixed examples of bounded capture (``test_capture.py`` has the property tests).
 
-Each answer is compared with truncating the whole text, or written out in full.
+Each answer is written out in full.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tooldrop import truncate
-from tooldrop_shell._capture import Piece, StreamCapture, join_pieces, stopped_text
+from tooldrop_shell._capture import Piece, StreamCapture, stopped_text
 
 
 def _captured(data: bytes, keep: int) -> Piece:
@@ -28,20 +27,6 @@ def _captured(data: bytes, keep: int) -> Piece:
 )
 def test_only_javascript_s_trailing_whitespace_is_trimmed(data, text):
     assert _captured(data, 50) == Piece(text, text, len(text))
-
-
-@pytest.mark.parametrize(
-    "texts",
-    [
-        pytest.param(["A" * 100, "B" * 100, "cd"], id="tail-spans-three-pieces"),
-        pytest.param(["A" * 300, "xyz" * 30], id="tail-inside-the-last-piece"),
-        pytest.param(["A" * 300, "0123456789", "abc"], id="tail-from-two-pieces"),
-    ],
-)
-def test_the_tail_is_taken_across_pieces_as_truncate_cuts_it(texts):
-    limit = 60
-    pieces = [Piece(t[:limit], t[-limit:], len(t)) for t in texts]
-    assert join_pieces(pieces, limit) == truncate("".join(texts), limit)
 
 
 def test_a_stopped_call_with_only_stdout_labels_it():
