@@ -3,7 +3,8 @@
 Bodies come from a small grammar of shell constructs (quotes of every kind, ``$'…'``, ``$$``,
 both arithmetics, ``[[ ]]``, redirections with ``>&``, heredocs, comments after line
 continuations, assignments with prefixes, arrays, ``case``, ``for``, functions, subshells,
-sections), with placeholders put in any word, and now and then a stray quote, bracket or
+sections, redirections anywhere in a command, names spelled in quotes or braces), with
+placeholders put in any word, and now and then a stray quote, bracket or
 backslash dropped anywhere, so the loader also sees what no grammar would write.
 
 Deterministic for a seed. The commands are harmless (no ``rm``, no ``cd``, no loops that
@@ -41,6 +42,7 @@ VALUES = [
     f"*;{TOUCH}",
     f"-c\n{TOUCH}",
     "$(IFS=_;x=touch_PWNED;$x)",
+    f"-va[$({TOUCH})]",
     f"1 ]] || {TOUCH} #",
     f"1 ) ; {TOUCH} #",
 ]
@@ -50,7 +52,9 @@ _COMMANDS = [
     "read -r", "let", "declare", "declare -i", "export", "readonly", "printf -v v", "unset",
     "getopts a", "mapfile", "eval", "sh -c", "bash -c", "command", "builtin", "exec echo",
     "env A=1 echo", "compgen -W", "[", "test -v", "printf -v", "trap", "shift", "x=1 echo",
-    "time echo", "alias", "source", "awk", "python3 -c", "sort", "ls",
+    "time echo", "alias", "source", "awk", "python3 -c", "sort", "ls", "printf", "read",
+    # names and options spelled so that only bash's reading shows what they are
+    "$'read'", '$"read"', "re{a,}d", "r''ead", "printf {-v,}", 'printf "-v"', "test {-v,}",
 ]  # fmt: skip
 _NOISE = [
     "'", '"', "`", "\\", "$", "#", "(", ")", "{", "}", "[", "]", ";", "&", "|", "<", ">",
@@ -138,7 +142,8 @@ class BodyGenerator:
                 words.append(self.pick(_COMMANDS))
         words += [self.word(depth) for _ in range(self.rng.randrange(0, 4))]
         for _ in range(self.rng.choice((0, 0, 0, 1, 2))):
-            words.append(self.redirect(depth))
+            # anywhere after the first word: bash reads the words after it as arguments
+            words.insert(self.rng.randrange(1, len(words) + 1), self.redirect(depth))
         return " ".join(words)
 
     def redirect(self, depth: int) -> str:
@@ -184,6 +189,12 @@ class BodyGenerator:
         line = self.pick(["text", "$x", self.placeholder(), "$(" + self.simple(depth + 1) + ")"])
         after = self.pick(["", " | cat", "; echo " + self.placeholder()])
         return f"cat <<{delimiter}{after}\n{line}\n{end}"
+
+    def commands(self) -> str:
+        """One or two simple commands, no stray characters and no sections: most of these
+        load, so the checks of a command's words (names, options, redirections) are tried
+        on many more bodies than whole scripts would give."""
+        return "; ".join(self.simple(1) for _ in range(self.rng.choice((1, 1, 2))))
 
     def body(self) -> str:
         lines = [self.statement(0) for _ in range(self.rng.randrange(1, 4))]

@@ -77,6 +77,9 @@ ROWS = [
     # printf and test read options from what comes first: a value there may be -vNAME
     pytest.param("printf {{ x }} %s 1", ("bash",), {"x": f"-va[$({TOUCH})]"}, id="printf-first"),
     pytest.param(
+        "printf -v v {{ x }} 1", ("bash",), {"x": f"-va[$({TOUCH})]"}, id="printf-after-v-name"
+    ),
+    pytest.param(
         "printf $fmt {{ x }} %s 1", ("bash",), {"x": f"-va[$({TOUCH})]"}, id="printf-vanish"
     ),
     pytest.param(
@@ -242,6 +245,17 @@ def test_refused_positions(load, body: str, shell: str | None, message: str | No
         ("eval $(date) {{ x }} & echo", "eval"),
         ("sh -c $script {{ x }}", "sh"),
         ("bash -c ${cmd}$(true) {{ x }}", "bash"),
+        # a redirection is no separator, and its target no argument (found by the property
+        # test once it put redirections anywhere in a command)
+        ("eval a 2>& 1 {{ x }}*.md", "eval"),
+        ("sh -c 2>&1 {{ x }}", "sh"),
+        ("eval >f {{ x }}", "eval"),
+        ("echo a >& 2; eval b {{ x }}", "eval"),
+        # a substitution with blanks inside is one word, and may vanish (seed 5)
+        ("bash -c `sort ${!x}` {{ x }} $1", "bash"),
+        ("bash -c $(date +%s) {{ x }}", "bash"),
+        ("bash -c ${x:-a b} {{ x }}", "bash"),
+        ("eval `true; echo` {{ x }}", "eval"),
         # a line continuation, a quoted or an escaped separator ends no command (seed 9191)
         ("sh -c \\\n {{ x }}", "sh"),
         ("eval 'a;b' {{ x }}", "eval"),
@@ -270,6 +284,8 @@ def test_values_given_to_code_runners_warn(load, body: str, program: str) -> Non
         "sudo -u me ls {{ x }}",
         "git log -- {{ x }}",
         "find . -name {{ x }}",
+        "eval a > {{ x }}",  # the value is a file name
+        "sh -c 'echo' 2>&1 {{ x }}",
     ],
 )
 def test_data_arguments_of_those_programs_do_not_warn(load, body: str) -> None:

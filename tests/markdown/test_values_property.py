@@ -80,7 +80,7 @@ def accepted_cases(folder: Path, seed: int, outcome: Outcome) -> Iterator[Case]:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "t.md"
     while True:
-        body = generator.body()
+        body = generator.body() if rng.random() < 0.7 else generator.commands()
         shell = rng.choice([None, "bash", "sh"])
         outcome.generated += 1
         extra = "" if shell is None else f"shell: {shell}\n"

@@ -346,7 +346,7 @@ def _option_risk(
                 f"after {node_text(before)}, which bash works out from the text when it "
                 f"runs (braces, a glob, $'…' quotes) and which may spell {option}"
             )
-    if name == "printf" and not any(_ends_options(w, holes) for w in rest):
+    if name == "printf" and _in_printf_options(rest, holes):
         return (
             "where it reads its options (no format or -- before the value), so a value "
             f"such as {option}NAME names a variable"
@@ -356,16 +356,23 @@ def _option_risk(
     return None
 
 
-def _ends_options(word: Node, holes: set[int]) -> bool:
-    """Whether a word before the value stops printf reading options: a literal ``--`` or
-    a word that is no option. A value may be an option and an unquoted expansion may
-    vanish; a quoted expansion is always one word, the script's own."""
-    if word.start_byte in holes:
-        return False
-    value = _value(word)
-    if value is not None:
-        return value == "--" or not value.startswith("-")
-    return word.type == "string" and _chosen_when_run(word)
+def _in_printf_options(rest: list[Node], holes: set[int]) -> bool:
+    """Whether printf may still read options where the value stands: no ``--`` and no
+    format before it (``-v NAME`` takes the word after it; a value may be an option; an
+    unquoted expansion may vanish; a quoted expansion is one word, the script's own)."""
+    index = 0
+    while index < len(rest):
+        word = rest[index]
+        value = None if word.start_byte in holes else _value(word)
+        if value is None:
+            if word.start_byte not in holes and word.type == "string":
+                return False
+        elif value == "--" or not value.startswith("-"):
+            return False
+        elif value == "-v":
+            index += 1  # its name
+        index += 1
+    return True
 
 
 def _glued_before(word: Node, at: int) -> list[Node]:

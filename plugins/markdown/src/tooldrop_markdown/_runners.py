@@ -98,6 +98,51 @@ def _quote_end(text: str, index: int) -> int:
     return len(text)
 
 
+def _backtick_end(text: str, index: int) -> int:
+    """The index just past the `` `…` `` that opens at ``index`` (the end when unclosed)."""
+    index += 1
+    while index < len(text) and text[index] != "`":
+        index += 2 if text[index] == "\\" else 1
+    return min(index + 1, len(text))
+
+
+def _words(text: str) -> list[str]:
+    """``text`` split into the words bash would make of it: blanks inside quotes,
+    `` `…` ``, ``$( … )`` and ``${ … }`` split nothing (``bash -c `a b` {{ x }}``)."""
+    words: list[str] = []
+    start: int | None = None
+    depth = 0  # open $( … ), ( … ) inside them, and ${ … }
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char.isspace() and not depth:
+            if start is not None:
+                words.append(text[start:index])
+                start = None
+            index += 1
+            continue
+        if start is None:
+            start = index
+        if char == "\\":
+            index += 2
+        elif char in "'\"" or text.startswith("$'", index):
+            index = _quote_end(text, index)
+        elif char == "`":
+            index = _backtick_end(text, index)
+        elif text.startswith(("$(", "${"), index):
+            depth += 1
+            index += 2
+        else:
+            if depth and char in "({":
+                depth += 1
+            elif depth and char in ")}":
+                depth -= 1
+            index += 1
+    if start is not None:
+        words.append(text[start:])
+    return words
+
+
 def _last_command(text: str) -> str:
     """The text of the simple command ``text`` ends in: after its last ``;``, ``&``, ``|``,
     newline or subshell parenthesis. The parentheses of ``$( … )`` and ``$(( … ))`` are part
@@ -115,6 +160,9 @@ def _last_command(text: str) -> str:
         if char in "'\"" or text.startswith("$'", index):
             index = _quote_end(text, index)
             continue
+        if char == "`":
+            index = _backtick_end(text, index)
+            continue
         if char == "$" and text.startswith("(", index + 1):
             depth += 1
             index += 2
@@ -123,10 +171,40 @@ def _last_command(text: str) -> str:
             depth += 1
         elif depth and char == ")":
             depth -= 1
-        elif _SEPARATORS.match(char):
+        elif _SEPARATORS.match(char) and not _in_redirection(text, index):
             start = index + 1
         index += 1
     return text[start:].replace("\\\n", "")  # a continuation joins, it is no word
+
+
+def _in_redirection(text: str, index: int) -> bool:
+    """Whether the ``&`` or ``|`` at ``index`` belongs to a redirection operator (``2>&1``,
+    ``<&0``, ``&>f``, ``>|f``), which ends no command."""
+    before, after = text[index - 1 : index], text[index + 1 : index + 2]
+    return (text[index] == "&" and (before in ("<", ">") or after == ">")) or (
+        text[index] == "|" and before == ">"
+    )
+
+
+#: A redirection at the start of a word: its target is the rest of the word or the next.
+_REDIRECT = re.compile(r"[0-9]*(?:&>>|&>|>>|>&|<&|>\||<>|<<<|<<-|<<|<|>)(?!\()")
+
+
+def _without_redirections(words: list[str]) -> list[str]:
+    """The words a command is given, its redirections and their targets left out: bash
+    reads ``eval a 2>&1 {{ x }}`` as eval given a and the value."""
+    kept: list[str] = []
+    target = False
+    for word in words:
+        if target:
+            target = False
+            continue
+        operator = _REDIRECT.match(word)
+        if operator is None:
+            kept.append(word)
+        elif operator.end() == len(word):
+            target = True
+    return kept
 
 
 # Any of those programs named as a whole word (after a / or a backslash too), or the dot
@@ -306,8 +384,9 @@ def scan_run_again(tokens: list[Token], at_top: set[int]) -> list[BodyProblem]:
             line += token.value
         elif token.kind == "var":
             if token.start in at_top:
-                words = (_last_command(line) + PLACEHOLDER).split()
-                why = _why(words)
+                words = _without_redirections(_words(_last_command(line) + PLACEHOLDER))
+                # (the value as a redirection's target is a file name: data)
+                why = _why(words) if words and PLACEHOLDER in words[-1] else None
                 if why is not None:
                     tag = f"{{{{ {token.value} }}}}"
                     if why.startswith(("ssh", "watch", "parallel")):
