@@ -130,8 +130,6 @@ def _owner(redirect: Node) -> Node | None:
     """The command a redirection in a ``redirected_statement`` (or in the command) belongs
     to: the statement's body, or the last command of a pipeline that is its body."""
     node: Node | None = redirect.parent
-    if node is not None and node.type in ("command", "declaration_command", "unset_command"):
-        return node
     while node is not None and node.type in ("redirected_statement", "pipeline"):
         node = (
             node.child_by_field_name("body")
