@@ -46,7 +46,8 @@ _WHERE = {
     "command_substitution": "inside $( … )",
     "expansion": "inside ${ … }",
     "subscript": "in an array subscript",
-    "string": "inside double quotes",
+    # tree-sitter-bash's smallest node around a quoted word inside "…" is the text in them
+    "string_content": "inside double quotes",
     "comment": "in a # comment",
     "heredoc_body": "inside a heredoc body",
     "ansi_c_string": "inside $'…' quotes",
