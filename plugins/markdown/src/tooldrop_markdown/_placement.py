@@ -13,8 +13,19 @@ from typing import TYPE_CHECKING
 
 from tooldrop import is_forbidden_env
 
-from ._bashtree import field_of, literal, node_text, walk
+from ._bashtree import field_of, node_text, walk
 from ._bashwords import BUILTIN_PREFIXES, NAME_OPTIONS, NAME_TAKING, SPECIAL_ASSIGN
+from ._commandwords import (
+    arguments,
+    chosen_when_run,
+    destinations,
+    glued_before,
+    glued_prefix,
+    in_printf_options,
+    redirect_owner,
+    stray_words,
+    word_value,
+)
 from ._fields import Param
 from ._template import Token
 
@@ -97,49 +108,6 @@ class ScriptFacts:
                 self.evaluated.add(text.split("=")[0].split("+")[0].split("[")[0])
 
 
-def stray_words(command: Node) -> list[Node]:
-    """Words of ``command`` that tree-sitter-bash files under a redirection in the middle of
-    it, as more destinations (``read <f NAME``, ``declare 2>/dev/null -i k``): bash reads them
-    as the command's arguments. The redirections may hang on a ``redirected_statement``
-    around the command, or around a pipeline that ends with it."""
-    found: list[Node] = []
-    node, outer = command, command.parent
-    while outer is not None and (
-        (outer.type == "redirected_statement" and outer.child_by_field_name("body") == node)
-        or (outer.type == "pipeline" and outer.named_children[-1] == node)
-    ):
-        node, outer = outer, outer.parent
-        if node.type == "redirected_statement":
-            for redirect in node.children:
-                if redirect.type == "file_redirect":
-                    found.extend(_destinations(redirect)[1:])
-    for redirect in command.children:
-        if redirect.type == "file_redirect":
-            found.extend(_destinations(redirect)[1:])
-    return sorted(found, key=lambda w: w.start_byte)
-
-
-def _destinations(redirect: Node) -> list[Node]:
-    return [
-        child
-        for index, child in enumerate(redirect.children)
-        if redirect.field_name_for_child(index) == "destination"
-    ]
-
-
-def _owner(redirect: Node) -> Node | None:
-    """The command a redirection in a ``redirected_statement`` (or in the command) belongs
-    to: the statement's body, or the last command of a pipeline that is its body."""
-    node: Node | None = redirect.parent
-    while node is not None and node.type in ("redirected_statement", "pipeline"):
-        node = (
-            node.child_by_field_name("body")
-            if node.type == "redirected_statement"
-            else (node.named_children[-1] if node.named_children else None)
-        )
-    return node
-
-
 def judge(
     root: Node,
     offset: int,
@@ -202,7 +170,7 @@ def _position(
             f"array placeholder {tag} stands {_describe(kind)}; an array is one word per "
             "element, so it may only stand as a whole word of a command's arguments"
         )
-    if kind == "file_redirect" and field == "destination" and word != _destinations(parent)[0]:
+    if kind == "file_redirect" and field == "destination" and word != destinations(parent)[0]:
         return _stray(parent, word, at, tag, numeric, facts)
     if kind == "file_redirect" and field == "destination":
         operator = next((c.type for c in parent.children if c.type != "file_descriptor"), "")
@@ -253,21 +221,21 @@ def _name_taking(command: str, tag: str) -> str:
 def _argument(
     command: Node, word: Node, at: int, tag: str, numeric: bool, facts: ScriptFacts
 ) -> str | None:
-    words = _arguments(command)
+    words = arguments(command)
     name_node = command.child_by_field_name("name")
-    name = _value(name_node)
+    name = word_value(name_node)
     rest = [w for w in words if w.start_byte < word.start_byte]
     while name in BUILTIN_PREFIXES and rest:
         while rest and node_text(rest[0]).startswith("-"):
             rest = rest[1:]
         if not rest:
             break
-        name_node, name = rest[0], _value(rest[0])
+        name_node, name = rest[0], word_value(rest[0])
         rest = rest[1:]
     if numeric:
         return None
     if name is None:
-        if name_node is not None and not _chosen_when_run(name_node):
+        if name_node is not None and not chosen_when_run(name_node):
             return (
                 f"placeholder {tag} is given to a command whose name bash works out from "
                 f"the text when it runs ({node_text(name_node)}: $'…' or $\"…\" quotes, "
@@ -281,8 +249,8 @@ def _argument(
     if options is not None:
         # printf -v NAME, test -v NAME: only the word after the option, or glued to it, is
         # a name. What stands before must be read as bash reads it.
-        before = _value(rest[-1]) if rest else ""
-        own = _glued_prefix(word, at)
+        before = word_value(rest[-1]) if rest else ""
+        own = glued_prefix(word, at)
         option = next((o for o in options if before == o or own.startswith(o)), None)
         if option is None:
             why = _option_risk(name, options[0], rest, word, at, facts)
@@ -295,34 +263,6 @@ def _argument(
             )
         name = f"{name} {option}"
     return _name_taking(name, tag)
-
-
-#: Nodes through which the script chooses a word when it runs, not the text.
-_EXPANSIONS = frozenset({
-    "simple_expansion", "expansion", "command_substitution", "arithmetic_expansion",
-})  # fmt: skip
-#: What bash makes other words of, unquoted: a glob (``*``, ``?``, ``[…]``), braces
-#: (``{a,b}``, ``{1..3}``). Escaped with a backslash too: the checks stay wary.
-_EXPANDS = re.compile(r"[*?]|\[.*\]|\{.*(,|\.\.).*\}")
-
-
-def _value(node: Node | None) -> str | None:
-    """A word's value when the text fixes it and the checks can read it: a literal with no
-    unquoted glob or braces (``None`` for ``$'…'``, ``re{a,}d``, ``rea?``, expansions)."""
-    value = literal(node)
-    if value is None or node is None:
-        return None
-    # The word with its quoted parts as a plain letter: what bash may expand.
-    if node.type == "command_name" and node.named_child_count == 1:
-        node = node.named_children[0]
-    parts = node.children if node.type == "concatenation" else [node]
-    bare = "".join(node_text(p) if p.type == "word" else "q" for p in parts)
-    return None if _EXPANDS.search(bare) else value
-
-
-def _chosen_when_run(node: Node) -> bool:
-    """Whether an expansion in the word chooses it when the script runs (``$cmd``)."""
-    return any(part.type in _EXPANSIONS for part in walk(node))
 
 
 _OPTION_FIX = {
@@ -338,14 +278,14 @@ def _option_risk(
     """Why a value given to printf or test may be read as a name: after words the checks
     cannot read, where printf reads its options, or right after a value that may be -v."""
     holes = facts.holes
-    for before in [*rest, *_glued_before(word, at)]:
-        unread = _value(before) is None and not _chosen_when_run(before)
+    for before in [*rest, *glued_before(word, at)]:
+        unread = word_value(before) is None and not chosen_when_run(before)
         if unread and before.start_byte not in holes:
             return (
                 f"after {node_text(before)}, which bash works out from the text when it "
                 f"runs (braces, a glob, $'…' quotes) and which may spell {option}"
             )
-    if name == "printf" and _in_printf_options(rest, holes):
+    if name == "printf" and in_printf_options(rest, holes):
         return (
             "where it reads its options (no format or -- before the value), so a value "
             f"such as {option}NAME names a variable"
@@ -355,52 +295,12 @@ def _option_risk(
     return None
 
 
-def _in_printf_options(rest: list[Node], holes: set[int]) -> bool:
-    """Whether printf may still read options where the value stands: no ``--`` and no
-    format before it (``-v NAME`` takes the word after it; a value may be an option; an
-    unquoted expansion may vanish; a quoted expansion is one word, the script's own)."""
-    index = 0
-    while index < len(rest):
-        word = rest[index]
-        value = None if word.start_byte in holes else _value(word)
-        if value is None:
-            if word.start_byte not in holes and word.type == "string":
-                return False
-        elif value == "--" or not value.startswith("-"):
-            return False
-        elif value == "-v":
-            index += 1  # its name
-        index += 1
-    return True
-
-
-def _glued_before(word: Node, at: int) -> list[Node]:
-    """The parts of the placeholder's word before it (``-v`` in ``-v{{ x }}``)."""
-    if word.type != "concatenation":
-        return []
-    return [child for child in word.children if child.end_byte <= at]
-
-
-def _glued_prefix(word: Node, at: int) -> str:
-    """The text glued before the placeholder; a value there reads as nothing."""
-    return "".join(_value(part) or "" for part in _glued_before(word, at))
-
-
-def _arguments(command: Node) -> list[Node]:
-    words = [
-        child
-        for index, child in enumerate(command.children)
-        if command.field_name_for_child(index) == "argument"
-    ]
-    return sorted([*words, *stray_words(command)], key=lambda w: w.start_byte)
-
-
 def _stray(
     redirect: Node, word: Node, at: int, tag: str, numeric: bool, facts: ScriptFacts
 ) -> str | None:
     """A word after a redirection's target (``read <f {{ x }}``): an argument of the command
     the redirection belongs to, judged as one."""
-    owner = _owner(redirect)
+    owner = redirect_owner(redirect)
     kind = owner.type if owner is not None else ""
     if owner is not None and kind == "command":
         return _argument(owner, word, at, tag, numeric, facts)
