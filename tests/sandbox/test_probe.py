@@ -137,3 +137,23 @@ def test_the_probe_is_remembered_per_path_and_never_trusts_a_bwrap_in_the_projec
         [None, "bwrap (bubblewrap) is not installed or not on PATH"],
         [real, ""],
     ]
+
+
+def test_a_bwrap_that_cannot_start_is_not_taken_for_one_that_works(tmp_path):
+    from tooldrop_sandbox._bwrap import _run_probe
+
+    broken = tmp_path / "bwrap"
+    broken.write_text("#!/nonexistent/interpreter\n")  # exec fails: OSError, no exit status
+    broken.chmod(0o755)
+    found = _run_probe(str(broken))
+    assert found.path is None
+    assert found.problem.startswith(f"{broken} does not work here: it could not be started (")
+
+
+def test_a_bwrap_that_says_why_in_bytes_that_are_not_utf8_is_still_quoted(tmp_path):
+    from tooldrop_sandbox._bwrap import _run_probe
+
+    fake = stand_in(tmp_path / "bin", "printf 'uid map: \\377 denied\\n' >&2\nexit 1\n")
+    assert _run_probe(str(fake)).problem == (
+        f"{fake} does not work here: uid map: \ufffd denied (user namespaces disabled?)"
+    )
