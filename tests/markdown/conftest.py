@@ -21,6 +21,13 @@ def frontmatter(body: str, params: str = "", extra: str = "") -> str:
     return text + "---\n" + body + "\n"
 
 
+def errors(load: Callable[..., LoadResult], body: str, params: str, shell: str | None) -> list[str]:
+    """The error messages of a tool file with ``body`` (``shell:`` as given)."""
+    extra = "" if shell is None else f"shell: {shell}\n"
+    result = load(frontmatter(body, params, extra))
+    return [p.message for p in result.problems if p.severity == "error"]
+
+
 @pytest.fixture
 def load(tmp_path: Path) -> Callable[..., LoadResult]:
     """``load(text, name="t.md")``: write the file and load it with the markdown loader."""

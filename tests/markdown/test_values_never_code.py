@@ -16,7 +16,7 @@ import pytest
 from tooldrop_markdown import posix_quote, render
 from tooldrop_markdown._template import parse, tokenize
 
-from .conftest import frontmatter
+from .conftest import errors, frontmatter
 
 MARKER = "PWNED"
 TOUCH = f"touch {MARKER}"
@@ -134,9 +134,7 @@ ALL_PARAMS = PARAMS + "  b:\n    type: boolean\n"
 
 
 def problems(load, body: str, shell: str | None = None) -> list[str]:
-    extra = "" if shell is None else f"shell: {shell}\n"
-    result = load(frontmatter(body, ALL_PARAMS, extra))
-    return [p.message for p in result.problems if p.severity == "error"]
+    return errors(load, body, ALL_PARAMS, shell)
 
 
 @pytest.mark.parametrize(
