@@ -178,6 +178,13 @@ def test_old_arithmetic_asks_for_an_integer(load) -> None:
         ("printf {{ x }}{{ y }}", "is given to printf where it reads its options"),
         ("printf -x{{ x }} %s", "is given to printf where it reads its options"),
         ("printf 'a'* {{ x }}", "is given to printf after 'a'*, which bash works out"),
+        # the advice names the fix for each command
+        ("printf {{ x }} %s", "put the format first (printf %s {{ x }}), or -- before the"),
+        ("test {{ x }} {{ y }}", "write the operator in the file (test -n {{ x }}, test {{"),
+        ("command [ {{ x }} {{ y }} ]", "file ([ -n {{ x }} ], [ {{ x }} = {{ y }} ])"),
+        ("unset 2>f {{ x }}", "is given to unset,"),
+        ("declare 2>/dev/null -i Xk\nXk={{ x }}", "is assigned to Xk, whose assignments bash"),
+        ("declare 2>/dev/null -i k+=1\nk={{ x }}", "is assigned to k, whose assignments bash"),
     ],
 )
 def test_a_commands_words_are_read_as_bash_reads_them(load, body, message) -> None:
@@ -211,3 +218,22 @@ def test_data_words_after_a_redirection_are_allowed(load, body) -> None:
 )
 def test_values_after_words_read_as_written_are_allowed(load, body) -> None:
     assert problems(load, body, "bash") == []
+
+
+@pytest.mark.parametrize(
+    ("body", "advice"),
+    [
+        ("printf {{ x }} %s", "; put the format first (printf %s {{ x }}), or -- before the value"),
+        (
+            "test {{ x }} {{ y }}",
+            "; write the operator in the file (test -n {{ x }}, test {{ x }} = {{ y }})",
+        ),
+        (
+            "command [ {{ x }} {{ y }} ]",
+            "; write the operator in the file ([ -n {{ x }} ], [ {{ x }} = {{ y }} ])",
+        ),
+    ],
+)
+def test_an_option_refusal_ends_with_its_fix(load, body, advice) -> None:
+    (message,) = problems(load, body, "bash")
+    assert message.endswith(advice), message
