@@ -166,6 +166,22 @@ def _import_time_uses(source: str) -> dict[int, set[int] | None]:
     return uses
 
 
+def _statement_heads(source: str) -> dict[int, set[int]]:
+    """For each line, the other lines of the same statement outside any statement nested in
+    it (a compound statement's header). Python folds a literal spread over several lines
+    (a tuple of constants) into one instruction on its first line, so coverage never sees
+    the rest; their tests are those of the lines around them in the statement."""
+    owner: dict[int, ast.stmt] = {}
+    for node in ast.walk(ast.parse(source)):  # outer statements first: inner ones overwrite
+        if isinstance(node, ast.stmt):
+            for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                owner[line] = node
+    heads: dict[int, set[int]] = defaultdict(set)
+    for line, node in owner.items():
+        heads[id(node)].add(line)
+    return {line: heads[id(node)] - {line} for line, node in owner.items()}
+
+
 class Selector:
     """The tests to run for a mutant of one module: those that killed a mutant of the same
     line, then of the module, first (most recent first); the rest fastest first. The set is
@@ -175,7 +191,9 @@ class Selector:
         self.every_line = every_line
         self.lines: dict[int, list[str]] = {int(k): v for k, v in info["lines"].items()}
         self.durations: dict[str, float] = info["durations"]
-        self.uses = _import_time_uses((ROOT / target).read_text(encoding="utf-8"))
+        source = (ROOT / target).read_text(encoding="utf-8")
+        self.uses = _import_time_uses(source)
+        self.heads = _statement_heads(source)
         #: The tests that reach the module, and every test of its test paths.
         self.everything = sorted({t for tests in self.lines.values() for t in tests})
         self.every: list[str] = info.get("every", self.everything)
@@ -192,6 +210,9 @@ class Selector:
     def _covering(self, line: int) -> set[str]:
         """Every test that reaches ``line`` (or, for a line run at import time, what uses it)."""
         chosen = set(self.lines.get(line, ()))
+        if not chosen and line not in self.uses:
+            for other in self.heads.get(line, ()):
+                chosen.update(self.lines.get(other, ()))
         if line in self.uses:
             uses = self.uses[line]
             if uses is None:
