@@ -3,7 +3,8 @@
 Bodies come from a small grammar of shell constructs (quotes of every kind, ``$'…'``, ``$$``,
 both arithmetics, ``[[ ]]``, redirections with ``>&``, heredocs, comments after line
 continuations, assignments with prefixes, arrays, ``case``, ``for``, functions, subshells,
-sections, redirections anywhere in a command, names spelled in quotes or braces), with
+sections, redirections anywhere in a command, names spelled in quotes or braces, a
+variable declared in any of the ways bash finds a declaration and then assigned), with
 placeholders put in any word, and now and then a stray quote, bracket or
 backslash dropped anywhere, so the loader also sees what no grammar would write.
 
@@ -55,6 +56,17 @@ _COMMANDS = [
     "time echo", "alias", "source", "awk", "python3 -c", "sort", "ls", "printf", "read",
     # names and options spelled so that only bash's reading shows what they are
     "$'read'", '$"read"', "re{a,}d", "r''ead", "printf {-v,}", 'printf "-v"', "test {-v,}",
+]  # fmt: skip
+#: Declarations of X, spelled as bash may find them; some give X an attribute whose
+#: assignments bash evaluates, some do not, some only in another process.
+_DECLARATIONS = [
+    "declare -i X", "2>/dev/null declare -i X", "\\declare -i X", '"declare" -n X',
+    "command declare -i X", "builtin typeset -i X", "Y=1 declare -i X", "eval 'declare -i X'",
+    'eval "typeset -n X"', "$'declare' -i X", "d=declare; $d -i X", "o=-i; declare $o X",
+    'v=X; declare -i "$v"', "declare >/dev/null -i X", "declare \"-i\" X", "de''clare -i X",
+    "declare -{i,} X", "shopt -s expand_aliases\nalias d='declare -i'\nd X",
+    "echo | declare -i X", "bash -c 'declare -i X'", "declare X", "declare -x X",
+    "export X", "readonly Y", "declare -l X", "local X", "f() { local -i X; }; f",
 ]  # fmt: skip
 _NOISE = [
     "'", '"', "`", "\\", "$", "#", "(", ")", "{", "}", "[", "]", ";", "&", "|", "<", ">",
@@ -195,6 +207,14 @@ class BodyGenerator:
         load, so the checks of a command's words (names, options, redirections) are tried
         on many more bodies than whole scripts would give."""
         return "; ".join(self.simple(1) for _ in range(self.rng.choice((1, 1, 2))))
+
+    def declared(self) -> str:
+        """A declaration of X, then X assigned a value (or a word holding one)."""
+        value = self.placeholder() if self.chance(0.7) else self.word(1)
+        assignment = self.pick(["X=", "X+=", "X[1]=", "local X=", "Y=1 X="]) + value
+        if assignment.startswith("local"):
+            return f"f() {{ {self.pick(_DECLARATIONS)}; {assignment}; }}; f"
+        return f"{self.pick(_DECLARATIONS)}{self.pick(['; ', chr(10)])}{assignment}"
 
     def body(self) -> str:
         lines = [self.statement(0) for _ in range(self.rng.randrange(1, 4))]

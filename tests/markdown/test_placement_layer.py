@@ -15,7 +15,8 @@ import pytest
 
 from tooldrop_markdown._bashtree import parser
 from tooldrop_markdown._fields import Param
-from tooldrop_markdown._placement import ScriptFacts, judge
+from tooldrop_markdown._placement import judge
+from tooldrop_markdown._scriptfacts import ScriptFacts
 from tooldrop_markdown._shapes import render
 from tooldrop_markdown._template import tokenize
 

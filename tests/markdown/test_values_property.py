@@ -80,7 +80,11 @@ def accepted_cases(folder: Path, seed: int, outcome: Outcome) -> Iterator[Case]:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "t.md"
     while True:
-        body = generator.body() if rng.random() < 0.7 else generator.commands()
+        pick = rng.random()
+        if pick < 0.6:
+            body = generator.body()
+        else:
+            body = generator.commands() if pick < 0.85 else generator.declared()
         shell = rng.choice([None, "bash", "sh"])
         outcome.generated += 1
         extra = "" if shell is None else f"shell: {shell}\n"

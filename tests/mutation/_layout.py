@@ -51,6 +51,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     f"{_MARKDOWN}/_positions.py": ("tests/markdown",),
     f"{_MARKDOWN}/_placement.py": ("tests/markdown",),
     f"{_MARKDOWN}/_commandwords.py": ("tests/markdown",),
+    f"{_MARKDOWN}/_scriptfacts.py": ("tests/markdown",),
     f"{_MARKDOWN}/_shapes.py": ("tests/markdown",),
     f"{_MARKDOWN}/_plainbody.py": ("tests/markdown",),
     f"{_MARKDOWN}/_lint.py": ("tests/markdown",),

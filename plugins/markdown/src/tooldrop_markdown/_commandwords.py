@@ -10,12 +10,13 @@ import re
 from typing import TYPE_CHECKING
 
 from ._bashtree import literal, node_text, walk
+from ._bashwords import BUILTIN_PREFIXES
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
 __all__ = [
-    "arguments", "chosen_when_run", "destinations", "glued_before", "glued_prefix",
+    "arguments", "chosen_when_run", "command_name", "destinations", "glued_before", "glued_prefix",
     "in_printf_options", "redirect_owner", "stray_words", "word_value",
 ]  # fmt: skip
 
@@ -129,3 +130,20 @@ def arguments(command: Node) -> list[Node]:
         if command.field_name_for_child(index) == "argument"
     ]
     return sorted([*words, *stray_words(command)], key=lambda w: w.start_byte)
+
+
+def command_name(command: Node, words: list[Node]) -> tuple[Node | None, str | None, list[Node]]:
+    """The command bash runs and the words it gets, past ``command``, ``builtin`` and
+    ``time`` and their options: its name's node, its value (``None`` when the checks cannot
+    read it) and the words after it (of ``words``, the command's arguments or some)."""
+    name_node = command.child_by_field_name("name")
+    name = word_value(name_node)
+    rest = words
+    while name in BUILTIN_PREFIXES and rest:
+        while rest and node_text(rest[0]).startswith("-"):
+            rest = rest[1:]
+        if not rest:
+            break
+        name_node, name = rest[0], word_value(rest[0])
+        rest = rest[1:]
+    return name_node, name, rest

@@ -7,32 +7,31 @@ placeholder of a tree that parsed.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from tooldrop import is_forbidden_env
 
 from ._bashtree import field_of, node_text, walk
-from ._bashwords import BUILTIN_PREFIXES, NAME_OPTIONS, NAME_TAKING, SPECIAL_ASSIGN
+from ._bashwords import NAME_OPTIONS, NAME_TAKING, SPECIAL_ASSIGN
 from ._commandwords import (
     arguments,
     chosen_when_run,
+    command_name,
     destinations,
     glued_before,
     glued_prefix,
     in_printf_options,
     redirect_owner,
-    stray_words,
     word_value,
 )
 from ._fields import Param
+from ._scriptfacts import ScriptFacts
 from ._template import Token
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-__all__ = ["ScriptFacts", "judge"]
+__all__ = ["judge"]
 
 _NUMERIC = frozenset({"integer", "number"})
 _ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
@@ -63,49 +62,6 @@ _WHERE = {
     "heredoc_body": "inside a heredoc body",
     "ansi_c_string": "inside $'…' quotes",
 }
-
-_DECLARES = re.compile(rb"declare|typeset|local|export|readonly")
-
-
-class ScriptFacts:
-    """What the whole script says about its variables: names declared integer, nameref or
-    array (an assignment to them is evaluated), and whether it holds ``$'…'``."""
-
-    def __init__(self, root: Node, script: bytes, holes: Iterable[int] = ()) -> None:
-        #: Where the placeholders stand (byte offsets): a word there is a value.
-        self.holes = set(holes)
-        self.evaluated: set[str] = set()
-        self.ansi_at: int | None = None
-        # Walking the tree costs more than parsing it: only when the text calls for it.
-        if b"$'" not in script and not _DECLARES.search(script):
-            return
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            kind = node.type
-            if kind == "declaration_command":
-                self.declaration(node)
-            elif kind == "ansi_c_string":
-                at = node.start_byte
-                self.ansi_at = at if self.ansi_at is None else min(self.ansi_at, at)
-            stack.extend(node.children)
-
-    def declaration(self, node: Node) -> None:
-        strays = stray_words(node)
-        words = [node_text(child) for child in [*node.children[1:], *strays]]
-        if not any(w[:1] in "-+" and set(w[1:]) & set("inaA") for w in words):
-            return
-        for child in node.children[1:]:
-            if child.type == "variable_name":
-                self.evaluated.add(node_text(child))
-            elif child.type == "variable_assignment":
-                name = child.child_by_field_name("name")
-                if name is not None:
-                    self.evaluated.add(node_text(name).split("[")[0])
-        for stray in strays:
-            text = node_text(stray)
-            if text[:1] not in "-+":
-                self.evaluated.add(text.split("=")[0].split("+")[0].split("[")[0])
 
 
 def judge(
@@ -221,17 +177,8 @@ def _name_taking(command: str, tag: str) -> str:
 def _argument(
     command: Node, word: Node, at: int, tag: str, numeric: bool, facts: ScriptFacts
 ) -> str | None:
-    words = arguments(command)
-    name_node = command.child_by_field_name("name")
-    name = word_value(name_node)
-    rest = [w for w in words if w.start_byte < word.start_byte]
-    while name in BUILTIN_PREFIXES and rest:
-        while rest and node_text(rest[0]).startswith("-"):
-            rest = rest[1:]
-        if not rest:
-            break
-        name_node, name = rest[0], word_value(rest[0])
-        rest = rest[1:]
+    earlier = [w for w in arguments(command) if w.start_byte < word.start_byte]
+    name_node, name, rest = command_name(command, earlier)
     if numeric:
         return None
     if name is None:
@@ -332,6 +279,13 @@ def _assignment(
             f"placeholder {tag} is assigned to {variable}, whose assignments bash evaluates "
             "(arithmetic, a name reference or a command search path); make the parameter an "
             "integer, or assign the value to another variable"
+        )
+    if facts.unreadable is not None:
+        return (
+            f"placeholder {tag} is assigned to {variable}, and the script declares names the "
+            f"checks cannot read {facts.unreadable}, which may give {variable} "
+            "an attribute whose assignments bash evaluates (integer, name reference); write "
+            "the declared names plainly, or make the parameter an integer"
         )
     if is_forbidden_env(variable):
         return (

@@ -40,7 +40,8 @@ from typing import TYPE_CHECKING
 
 from ._bashtree import first_error, parser, snippet
 from ._fields import Param
-from ._placement import ScriptFacts, judge
+from ._placement import judge
+from ._scriptfacts import ScriptFacts
 from ._shapes import drops_arguments, render, section_spans
 from ._shell import BodyProblem
 from ._template import Token

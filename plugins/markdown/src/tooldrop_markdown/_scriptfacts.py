@@ -1,0 +1,167 @@
+"""What the whole script says about its variables, for the allow-list (:mod:`._placement`):
+the names it gives an attribute that makes bash evaluate an assignment (``declare -i k``,
+then ``k=a[$(…)]`` runs the ``$(…)``), and where ``$'…'`` first appears.
+
+A declaration is found however bash would run it: the ``declare`` keyword, a command whose
+name bash reads as one (``\\declare``, ``"declare"``, ``command declare``, ``2>/dev/null
+declare``, ``y=1 declare``), the text ``eval`` runs and what an alias stands for. Words the
+checks cannot read keep it on the safe side: an option such as ``"$opt"`` may be ``-i``, and a
+name such as ``"$v"`` may be any variable. A command whose name the script chooses when it
+runs (``$d -i k``) may be ``declare``, so its plain names count as declared.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from ._bashtree import node_text, parser, snippet, walk
+from ._bashwords import BUILTIN_PREFIXES
+from ._commandwords import arguments, chosen_when_run, command_name, stray_words, word_value
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+__all__ = ["ScriptFacts"]
+
+#: Builtins that give variables attributes.
+DECLARING = frozenset({"declare", "typeset", "local", "export", "readonly"})
+#: The attributes whose variables bash evaluates on assignment: integer (arithmetic), name
+#: reference (the value names a variable), indexed and associative array (subscripts).
+_ATTRIBUTES = frozenset("inaA")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ASSIGNED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?=\[|\+?=)")
+#: How deep text run again (eval's, an alias's) is read for declarations in it.
+_DEPTH = 3
+
+
+class ScriptFacts:
+    """What the whole script says about its variables: names declared integer, nameref or
+    array (an assignment to them is evaluated), and whether it holds ``$'…'``."""
+
+    def __init__(self, root: Node, script: bytes, holes: Iterable[int] = ()) -> None:
+        self.root = root
+        #: Where the placeholders stand (byte offsets): a word there is a value.
+        self.holes = set(holes)
+        #: Where the first ``$'…'`` starts, if any.
+        self.ansi_at: int | None = None
+        if b"$'" in script:  # walking the tree costs more than parsing it
+            found = [n.start_byte for n in walk(root) if n.type == "ansi_c_string"]
+            self.ansi_at = min(found, default=None)
+
+    @cached_property
+    def _declared(self) -> tuple[frozenset[str], str | None]:
+        # Read once, on the first assignment of a value that asks.
+        reading = _Reading()
+        reading.script(self.root, _DEPTH)
+        return frozenset(reading.names), reading.unknown
+
+    @property
+    def evaluated(self) -> frozenset[str]:
+        """Names an assignment to which bash evaluates."""
+        return self._declared[0]
+
+    @property
+    def unreadable(self) -> str | None:
+        """A declaration whose names the checks cannot read (``declare -i "$v"``): then any
+        variable may be evaluated on assignment. Its text, quoted for the message."""
+        return self._declared[1]
+
+
+class _Reading:
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.unknown: str | None = None
+        self.aliases: dict[str, str] = {}
+
+    def script(self, root: Node, depth: int) -> None:
+        nodes = [n for n in walk(root) if n.type in ("command", "declaration_command")]
+        plain = {n.id: _plain_name(n) for n in nodes}
+        # Most commands plainly run another program (ls): their words need no reading.
+        commands = [_read(n) for n in nodes if plain[n.id] is None]
+        for _, (_, name, rest) in commands:
+            if name == "alias":
+                for value in map(word_value, rest):
+                    alias, equals, text = (value or "").partition("=")
+                    if equals:
+                        self.aliases[alias] = text
+        # bash expands an alias wherever it is used (with expand_aliases)
+        commands += [_read(n) for n in nodes if plain[n.id] in self.aliases]
+        for node, (name_node, name, rest) in commands:
+            if node.type == "declaration_command":
+                self.declaration(node, [*node.children[1:], *stray_words(node)])
+            elif name in DECLARING:
+                self.declaration(node, rest)
+            elif name in self.aliases or name == "eval":
+                prefix = self.aliases.get(name, "") if name != "eval" else ""
+                self.again(node, prefix, rest, depth)
+            elif name is None and name_node is not None and not chosen_when_run(name_node):
+                self.declaration(node, rest)  # $'declare', re{a,}d: bash reads the name
+            elif name is None:
+                # Chosen when the script runs: it may be declare, given these words.
+                self.names.update(n for n in map(_name_in, map(word_value, rest)) if n)
+
+    def declaration(self, node: Node, words: list[Node]) -> None:
+        """A declaration's words: its options, its names and assignments."""
+        names: list[str] = []
+        flagged = unreadable = False
+        for word in words:
+            if word.type == "variable_assignment":
+                target = word.child_by_field_name("name")
+                names.append(node_text(target).split("[")[0] if target is not None else "")
+                continue
+            assigned = _ASSIGNED.match(node_text(word))
+            if assigned is not None:  # k=…, k[…]=…: bash expands no glob in those
+                names.append(assigned.group(1))
+                continue
+            value = word_value(word) if word.type != "variable_name" else node_text(word)
+            if value is None:
+                unreadable = True  # "$opt" may be -i; "$v" may name any variable
+            elif value[:1] in "-+":
+                flagged = flagged or bool(set(value[1:]) & _ATTRIBUTES)
+            elif (name := _name_in(value)) is not None:
+                names.append(name)
+        if unreadable and self.unknown is None:
+            self.unknown = snippet(node)
+        if flagged or unreadable:
+            self.names.update(names)
+
+    def again(self, node: Node, prefix: str, rest: list[Node], depth: int) -> None:
+        """Text bash reads as a script again: eval's words, an alias and what follows it."""
+        values = [word_value(word) for word in rest]
+        if None in values:
+            # Not known until it runs ("eval "$(ssh-agent)""): wary only of a declaration.
+            if any(n in node_text(node) for n in DECLARING) and self.unknown is None:
+                self.unknown = snippet(node)
+            return
+        if depth == 0:
+            if self.unknown is None:
+                self.unknown = snippet(node)
+            return
+        text = " ".join([prefix, *values])  # type: ignore[list-item]
+        self.script(parser().parse(text.encode()).root_node, depth - 1)
+
+
+#: A command name that is plainly some program: no quotes, escapes or expansions.
+_PLAIN = re.compile(r"[A-Za-z0-9_./:+-]+")
+_LOOKED_AT = DECLARING | BUILTIN_PREFIXES | {"eval", "alias"}
+
+
+def _plain_name(command: Node) -> str | None:
+    """The name of a command that plainly runs a program declaring nothing (``ls``), seen
+    without reading its words; ``None`` for any other."""
+    name = command.child_by_field_name("name") if command.type == "command" else None
+    text = node_text(name) if name is not None else ""
+    return text if _PLAIN.fullmatch(text) and text not in _LOOKED_AT else None
+
+
+def _read(command: Node) -> tuple[Node, tuple[Node | None, str | None, list[Node]]]:
+    return command, command_name(command, arguments(command))
+
+
+def _name_in(value: str | None) -> str | None:
+    """The variable a declaration's word names (``k``, ``k=1``, ``k[2]``, ``k+=1``)."""
+    match = _NAME.match(value or "")
+    return match.group() if match else None

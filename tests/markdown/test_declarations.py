@@ -1,0 +1,103 @@
+"""A variable that a declaration makes evaluate its assignments (``declare -i k``, ``-n``,
+arrays): a value assigned to it runs ``a[$(…)]``. The declaration is found however bash would
+run it, and words the checks cannot read keep them wary.
+
+Each refused row is first run by the real bash with a hostile value (the marker file
+appears), then refused at load with the message the author reads; each accepted row is run
+too, and leaves no marker."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tooldrop_markdown import posix_quote, render
+from tooldrop_markdown._template import parse, tokenize
+
+from .conftest import errors
+
+MARKER = "PWNED"
+HOSTILE = f"a[$(touch {MARKER})]"
+PARAMS = "  x:\n    type: string\n"
+EVALUATED = "is assigned to k, whose assignments bash evaluates"
+UNREADABLE = "is assigned to k, and the script declares names the checks cannot read"
+
+# (body, what the message says)
+REFUSED = [
+    pytest.param("declare -i k; k={{ x }}", EVALUATED, id="keyword"),
+    pytest.param("2>/dev/null declare -i k; k={{ x }}", EVALUATED, id="redirection-first"),
+    pytest.param("declare 2>/dev/null -i k\nk={{ x }}", EVALUATED, id="redirection-between"),
+    pytest.param(
+        "shopt -s lastpipe; echo a | declare 2>/dev/null -i k; k={{ x }}",
+        EVALUATED,
+        id="last-of-a-pipeline",
+    ),
+    pytest.param("y=1 declare -i k; k={{ x }}", EVALUATED, id="assignment-first"),
+    pytest.param("command declare -i k; k={{ x }}", EVALUATED, id="command-prefix"),
+    pytest.param("builtin typeset -i k; k={{ x }}", EVALUATED, id="builtin-prefix"),
+    pytest.param("command -p declare -i k; k={{ x }}", EVALUATED, id="prefix-option"),
+    pytest.param("\\declare -i k; k={{ x }}", EVALUATED, id="backslash"),
+    pytest.param('"declare" -n k; k={{ x }}; echo "$k"', EVALUATED, id="quoted-name"),
+    pytest.param("de''clare -i k; k={{ x }}", EVALUATED, id="name-in-pieces"),
+    pytest.param('declare "-i" k; k={{ x }}', EVALUATED, id="quoted-option"),
+    pytest.param("declare -{i,} k; k={{ x }}", EVALUATED, id="option-in-braces"),
+    pytest.param("o=-i; declare $o k; k={{ x }}", EVALUATED, id="option-from-variable"),
+    pytest.param("declare -i k=1; k+={{ x }}", EVALUATED, id="declared-with-value"),
+    pytest.param("declare -i k[1]=2; k={{ x }}", EVALUATED, id="declared-element"),
+    pytest.param("$'declare' -i k; k={{ x }}", EVALUATED, id="ansi-c-name"),
+    pytest.param("d=declare; $d -i k; k={{ x }}", EVALUATED, id="name-chosen-when-run"),
+    pytest.param("eval 'declare -i k'; k={{ x }}", EVALUATED, id="eval-single"),
+    pytest.param('eval "typeset -n k"; k={{ x }}; echo "$k"', EVALUATED, id="eval-double"),
+    pytest.param("eval eval \"'declare -i k'\"; k={{ x }}", EVALUATED, id="eval-eval"),
+    pytest.param(
+        "shopt -s expand_aliases\nalias d='declare -i'\nd k\nk={{ x }}", EVALUATED, id="alias"
+    ),
+    pytest.param("f() { 2>/dev/null local -i k; k={{ x }}; }; f", EVALUATED, id="local"),
+    pytest.param('v=k; declare -i "$v"; k={{ x }}', UNREADABLE, id="name-from-variable"),
+    pytest.param('v=k; eval "declare -i $v"; k={{ x }}', UNREADABLE, id="eval-of-variable"),
+]
+
+ACCEPTED = [
+    pytest.param("local k; k={{ x }}; echo \"$k\"", id="plain-local"),
+    pytest.param("declare k; k={{ x }}; echo \"$k\"", id="plain-declare"),
+    pytest.param("declare -x k; k={{ x }}; echo \"$k\"", id="exported"),
+    pytest.param("declare -i n; k={{ x }}; echo \"$k\"", id="another-name"),
+    pytest.param("bash -c 'declare -i k'; k={{ x }}", id="another-process"),
+    pytest.param('eval "$(echo true)"; k={{ x }}', id="eval-of-output"),
+    pytest.param('"$EDITOR" --version; k={{ x }}', id="command-chosen-when-run"),
+]
+
+
+def run_bash(tmp_path: Path, body: str) -> bool:
+    """Whether the real bash, given the hostile value, runs it."""
+    template, _ = parse(body, tokenize(body))
+    script = render(template, {"x": HOSTILE}, posix_quote)
+    subprocess.run(
+        ["/bin/bash", "-c", script], cwd=tmp_path, capture_output=True, timeout=10, check=False
+    )
+    return (tmp_path / MARKER).exists()
+
+
+@pytest.mark.parametrize(("body", "phrase"), REFUSED)
+def test_bash_runs_the_value(tmp_path: Path, body: str, phrase: str) -> None:
+    assert run_bash(tmp_path, body)
+
+
+@pytest.mark.parametrize(("body", "phrase"), REFUSED)
+def test_the_load_refuses_it(load, body: str, phrase: str) -> None:
+    found = errors(load, body, PARAMS, "bash")
+    assert any(phrase in m for m in found), found
+    assert all("make the parameter an integer" in m for m in found), found
+
+
+@pytest.mark.parametrize("body", ACCEPTED)
+def test_a_declaration_of_nothing_evaluated_loads(tmp_path: Path, load, body: str) -> None:
+    assert not run_bash(tmp_path, body)
+    assert errors(load, body, PARAMS, "bash") == []
+
+
+def test_the_unreadable_declaration_is_quoted(load) -> None:
+    [message] = errors(load, 'v=k; declare -i "$v"; k={{ x }}', PARAMS, "bash")
+    assert "cannot read 'declare -i \"$v\"', which may give k an attribute" in message
