@@ -51,22 +51,40 @@ REFUSED = [
     pytest.param("eval 'declare -i k'; k={{ x }}", EVALUATED, id="eval-single"),
     pytest.param('eval "typeset -n k"; k={{ x }}; echo "$k"', EVALUATED, id="eval-double"),
     pytest.param("eval eval \"'declare -i k'\"; k={{ x }}", EVALUATED, id="eval-eval"),
+    pytest.param("eval eval eval declare -i k; k={{ x }}", EVALUATED, id="eval-three-deep"),
     pytest.param(
         "shopt -s expand_aliases\nalias d='declare -i'\nd k\nk={{ x }}", EVALUATED, id="alias"
     ),
+    pytest.param(
+        "shopt -s expand_aliases\nalias eval='declare -i'\neval k\nk={{ x }}",
+        EVALUATED,
+        id="alias-named-eval",
+    ),
+    pytest.param('d="declare -i"; $d k; k={{ x }}', EVALUATED, id="chosen-with-its-option"),
+    pytest.param("$(echo declare -i) k; k={{ x }}", EVALUATED, id="chosen-by-substitution"),
+    pytest.param("f() { command local -i k; k={{ x }}; }; f", EVALUATED, id="command-local"),
     pytest.param("f() { 2>/dev/null local -i k; k={{ x }}; }; f", EVALUATED, id="local"),
     pytest.param('v=k; declare -i "$v"; k={{ x }}', UNREADABLE, id="name-from-variable"),
     pytest.param('v=k; eval "declare -i $v"; k={{ x }}', UNREADABLE, id="eval-of-variable"),
+    pytest.param("eval eval eval eval declare -i k; k={{ x }}", UNREADABLE, id="eval-too-deep"),
 ]
 
 ACCEPTED = [
-    pytest.param("local k; k={{ x }}; echo \"$k\"", id="plain-local"),
-    pytest.param("declare k; k={{ x }}; echo \"$k\"", id="plain-declare"),
-    pytest.param("declare -x k; k={{ x }}; echo \"$k\"", id="exported"),
-    pytest.param("declare -i n; k={{ x }}; echo \"$k\"", id="another-name"),
+    pytest.param('local k; k={{ x }}; echo "$k"', id="plain-local"),
+    pytest.param('declare k; k={{ x }}; echo "$k"', id="plain-declare"),
+    pytest.param('declare -x k; k={{ x }}; echo "$k"', id="exported"),
+    pytest.param('declare -i n; k={{ x }}; echo "$k"', id="another-name"),
     pytest.param("bash -c 'declare -i k'; k={{ x }}", id="another-process"),
     pytest.param('eval "$(echo true)"; k={{ x }}', id="eval-of-output"),
     pytest.param('"$EDITOR" --version; k={{ x }}', id="command-chosen-when-run"),
+    pytest.param("export -n k; k={{ x }}", id="unexported"),
+    pytest.param("command export -n k; k={{ x }}", id="unexported-behind-command"),
+    pytest.param('readonly "$v"; k={{ x }}', id="readonly-gives-no-attribute"),
+    pytest.param("$'declare' k; k={{ x }}", id="ansi-c-name-without-attribute"),
+    pytest.param('"echo" -i k; k={{ x }}', id="quoted-other-command"),
+    pytest.param("printf %s $(date) {{ x }}; k={{ x }}", id="substitution-before-a-value"),
+    pytest.param("printf %s $((1 + 1)) {{ x }}", id="arithmetic-before-a-value"),
+    pytest.param("$(echo cat) {{ x }}", id="command-chosen-by-substitution"),
 ]
 
 
@@ -101,3 +119,14 @@ def test_a_declaration_of_nothing_evaluated_loads(tmp_path: Path, load, body: st
 def test_the_unreadable_declaration_is_quoted(load) -> None:
     [message] = errors(load, 'v=k; declare -i "$v"; k={{ x }}', PARAMS, "bash")
     assert "cannot read 'declare -i \"$v\"', which may give k an attribute" in message
+
+
+@pytest.mark.parametrize(
+    ("body", "loads"),
+    [("echo {{ x }}; echo $'a'", True), ("echo $'a' {{ x }}", False)],
+    ids=["before", "after"],
+)
+def test_only_a_value_after_ansi_c_quotes_is_refused_under_sh(load, body: str, loads: bool) -> None:
+    # dash reads $'a' as $ and 'a': what follows may be misquoted, not what comes before
+    found = errors(load, body, PARAMS, "sh")
+    assert found == [] if loads else any("comes after a $'…' string" in m for m in found)

@@ -99,6 +99,7 @@ HANDED_ON: list[tuple[str, str]] = [
     *[(f"{word} {{{{ x }}}}", f"the builtin {word}") for word in ["read", "printf", "export"]],
     ("echo a\ndone {{ x }}", "a reserved word naming a later command"),
     ("V=1 exec {{ x }}", "a reserved word after an assignment"),
+    ("eval declare -i k\nk={{ x }}", "eval, whose text may declare k integer"),
     ("{{ x }}", "a placeholder as the program"),
     ("echo a\n{{ x }} b", "a placeholder as a later program"),
     ("V=1 {{ x }}", "a placeholder as the program after an assignment"),

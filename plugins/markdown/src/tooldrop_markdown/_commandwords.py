@@ -28,8 +28,10 @@ def stray_words(command: Node) -> list[Node]:
     around the command, or around a pipeline that ends with it."""
     found: list[Node] = []
     node, outer = command, command.parent
+    # A command's own redirections hold one destination each; a command under a
+    # redirected_statement is always its body (tree-sitter-bash's grammar).
     while outer is not None and (
-        (outer.type == "redirected_statement" and outer.child_by_field_name("body") == node)
+        outer.type == "redirected_statement"
         or (outer.type == "pipeline" and outer.named_children[-1] == node)
     ):
         node, outer = outer, outer.parent
@@ -37,9 +39,6 @@ def stray_words(command: Node) -> list[Node]:
             for redirect in node.children:
                 if redirect.type == "file_redirect":
                     found.extend(destinations(redirect)[1:])
-    for redirect in command.children:
-        if redirect.type == "file_redirect":
-            found.extend(destinations(redirect)[1:])
     return sorted(found, key=lambda w: w.start_byte)
 
 
@@ -76,11 +75,13 @@ _EXPANDS = re.compile(r"[*?]|\[.*\]|\{.*(,|\.\.).*\}")
 def word_value(node: Node | None) -> str | None:
     """A word's value when the text fixes it and the checks can read it: a literal with no
     unquoted glob or braces (``None`` for ``$'…'``, ``re{a,}d``, ``rea?``, expansions)."""
+    if node is None:
+        return None
     value = literal(node)
-    if value is None or node is None:
+    if value is None:
         return None
     # The word with its quoted parts as a plain letter: what bash may expand.
-    if node.type == "command_name" and node.named_child_count == 1:
+    if node.type == "command_name":  # always one named child: the name's word
         node = node.named_children[0]
     parts = node.children if node.type == "concatenation" else [node]
     bare = "".join(node_text(p) if p.type == "word" else "q" for p in parts)

@@ -27,10 +27,11 @@ _NEEDS_LEXER = re.compile(r"[\\'\"`$#<>()\[\]{}!&]")
 # A word's characters, matched on the reversed text to find the last word of a chunk.
 _WORD_TAIL = re.compile(r"[^ \t\n;&|<>()]*")
 # Words that make a simple command more than a program and its arguments: reserved words,
-# and builtins whose arguments are names or code. Bodies using them are read in full.
+# and builtins whose arguments are names or code (eval's may declare a variable that a
+# later assignment then evaluates). Bodies using them are read in full.
 _NOT_PLAIN = NAME_TAKING | {
     "if", "then", "else", "elif", "fi", "do", "done", "for", "in", "while", "until", "case",
-    "esac", "select", "function", "time", "coproc", "command", "builtin", "exec",
+    "esac", "select", "function", "time", "coproc", "command", "builtin", "exec", "eval",
 }  # fmt: skip
 _COMMANDS = re.compile(r"([;|\n])")
 

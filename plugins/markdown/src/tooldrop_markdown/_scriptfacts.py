@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ScriptFacts"]
 
-#: Builtins that give variables attributes.
-DECLARING = frozenset({"declare", "typeset", "local", "export", "readonly"})
+#: Builtins that give variables attributes (``export`` and ``readonly`` give none that
+#: matter: ``export -n`` unexports, and a read-only variable refuses any later assignment).
+DECLARING = frozenset({"declare", "typeset", "local"})
 #: The attributes whose variables bash evaluates on assignment: integer (arithmetic), name
 #: reference (the value names a variable), indexed and associative array (subscripts).
 _ATTRIBUTES = frozenset("inaA")
@@ -91,12 +92,12 @@ class _Reading:
         commands += [_read(n) for n in nodes if plain[n.id] in self.aliases]
         for node, (name_node, name, rest) in commands:
             if node.type == "declaration_command":
-                self.declaration(node, [*node.children[1:], *stray_words(node)])
+                if node.children[0].type in DECLARING:
+                    self.declaration(node, [*node.children[1:], *stray_words(node)])
             elif name in DECLARING:
                 self.declaration(node, rest)
-            elif name in self.aliases or name == "eval":
-                prefix = self.aliases.get(name, "") if name != "eval" else ""
-                self.again(node, prefix, rest, depth)
+            elif name in self.aliases or name == "eval":  # bash expands an alias named eval
+                self.again(node, self.aliases.get(name, ""), rest, depth)
             elif name is None and name_node is not None and not chosen_when_run(name_node):
                 self.declaration(node, rest)  # $'declare', re{a,}d: bash reads the name
             elif name is None:
@@ -108,12 +109,8 @@ class _Reading:
         names: list[str] = []
         flagged = unreadable = False
         for word in words:
-            if word.type == "variable_assignment":
-                target = word.child_by_field_name("name")
-                names.append(node_text(target).split("[")[0] if target is not None else "")
-                continue
             assigned = _ASSIGNED.match(node_text(word))
-            if assigned is not None:  # k=…, k[…]=…: bash expands no glob in those
+            if assigned is not None:  # k=…, k[…]=… (an assignment): no glob expands there
                 names.append(assigned.group(1))
                 continue
             value = word_value(word) if word.type != "variable_name" else node_text(word)
