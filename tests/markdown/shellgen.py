@@ -64,7 +64,8 @@ _DECLARATIONS = [
     "command declare -i X", "builtin typeset -i X", "Y=1 declare -i X", "eval 'declare -i X'",
     'eval "typeset -n X"', "$'declare' -i X", "d=declare; $d -i X", "o=-i; declare $o X",
     'v=X; declare -i "$v"', "declare >/dev/null -i X", "declare \"-i\" X", "de''clare -i X",
-    "declare -{i,} X", "eval declare -i X", "eval typeset -n X", "shopt -s expand_aliases\nalias d='declare -i'\nd X",
+    "declare -{i,} X", "eval declare -i X", "eval typeset -n X",
+    "shopt -s expand_aliases\nalias d='declare -i'\nd X",
     "echo | declare -i X", "bash -c 'declare -i X'", "declare X", "declare -x X",
     "export X", "readonly Y", "declare -l X", "local X", "f() { local -i X; }; f",
 ]  # fmt: skip

@@ -178,6 +178,8 @@ def test_old_arithmetic_asks_for_an_integer(load) -> None:
         ("printf {{ x }}{{ y }}", "is given to printf where it reads its options"),
         ("printf -x{{ x }} %s", "is given to printf where it reads its options"),
         ("printf 'a'* {{ x }}", "is given to printf after 'a'*, which bash works out"),
+        # a section left out may leave the value where printf reads its options
+        ("printf {{# b }}%s {{/ b }}{{ x }}", "is given to printf where it reads its options"),
         # the advice names the fix for each command
         ("printf {{ x }} %s", "put the format first (printf %s {{ x }}), or -- before the"),
         ("test {{ x }} {{ y }}", "write the operator in the file (test -n {{ x }}, test {{"),

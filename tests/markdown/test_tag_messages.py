@@ -65,6 +65,12 @@ ERRORS = [
         id="hash-after-close",
     ),
     pytest.param(
+        "echo $( ( (echo {{#b}}c{{/b}}#d) ) )",
+        "a # right after a section's closing tag starts a comment",
+        1,
+        id="hash-after-close-in-nested-subshells",
+    ),
+    pytest.param(
         "a[{{ x }}]={{ xs }}",
         "array placeholder {{ xs }} right after a[{{ x }}]= assigns",
         1,
@@ -106,3 +112,13 @@ WARNINGS = [
 def test_the_warning_stands_on_its_line(load, body: str, phrase: str, line: int) -> None:
     found = problems(load, body)
     assert [(s, n) for s, n, m in found if phrase in m] == [("warning", BODY_LINE + line - 1)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['echo "{{#b}}c{{/b}}#d"', "echo '{{#b}}c{{/b}}#d'", "echo ${x:-{{#b}}c{{/b}}#d}"],
+    ids=["double-quotes", "single-quotes", "parameter-expansion"],
+)
+def test_a_hash_after_a_close_in_quotes_is_text(load, body: str) -> None:
+    # no comment starts there whether the section renders or not: the file loads
+    assert problems(load, body) == []
