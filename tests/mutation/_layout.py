@@ -56,6 +56,9 @@ TARGETS: dict[str, tuple[str, ...]] = {
     f"{_MARKDOWN}/_plainbody.py": ("tests/markdown",),
     f"{_MARKDOWN}/_lint.py": ("tests/markdown",),
     f"{_MARKDOWN}/_quote.py": ("tests/markdown",),
+    # values handed to programs that run code: the run-again warnings
+    f"{_MARKDOWN}/_runners.py": ("tests/markdown",),
+    f"{_MARKDOWN}/_cmdline.py": ("tests/markdown",),
 }
 SOURCE_DIRS = ["core/src", *sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("plugins/*/src"))]
 #: Every pytest run here: no cache, no plugins that only cost start-up time.
