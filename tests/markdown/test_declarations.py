@@ -76,6 +76,7 @@ ACCEPTED = [
     pytest.param('declare -i n; k={{ x }}; echo "$k"', id="another-name"),
     pytest.param("bash -c 'declare -i k'; k={{ x }}", id="another-process"),
     pytest.param('eval "$(echo true)"; k={{ x }}', id="eval-of-output"),
+    pytest.param('p=80; eval "echo localhost:$p"; k={{ x }}', id="eval-naming-no-declaration"),
     pytest.param('"$EDITOR" --version; k={{ x }}', id="command-chosen-when-run"),
     pytest.param("export -n k; k={{ x }}", id="unexported"),
     pytest.param("command export -n k; k={{ x }}", id="unexported-behind-command"),

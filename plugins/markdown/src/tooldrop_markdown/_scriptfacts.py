@@ -32,6 +32,7 @@ DECLARING = frozenset({"declare", "typeset", "local"})
 #: The attributes whose variables bash evaluates on assignment: integer (arithmetic), name
 #: reference (the value names a variable), indexed and associative array (subscripts).
 _ATTRIBUTES = frozenset("inaA")
+_DECLARING_WORD = re.compile(r"\b(?:declare|typeset|local)\b")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGNED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?=\[|\+?=)")
 #: How deep text run again (eval's, an alias's) is read for declarations in it.
@@ -130,7 +131,7 @@ class _Reading:
         values = [word_value(word) for word in rest]
         if None in values:
             # Not known until it runs ("eval "$(ssh-agent)""): wary only of a declaration.
-            if any(n in node_text(node) for n in DECLARING) and self.unknown is None:
+            if _DECLARING_WORD.search(node_text(node)) and self.unknown is None:
                 self.unknown = snippet(node)
             return
         if depth == 0:
