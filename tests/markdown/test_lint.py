@@ -364,6 +364,9 @@ def test_the_run_again_shortcut_misses_no_warning(body: str) -> None:
         ("cd /tmp && env A=1 bash -lc x -c {{ x }}", "bash"),
         ("ssh host {{ x }}", "ssh"),
         ("ssh -p 22 host ls {{ x }}", "ssh"),
+        # an assignment before the command holding a value is still an assignment
+        ("X={{ y }} sh -c {{ x }}", "sh"),
+        ("env X={{ y }} bash -c {{ x }}", "bash"),
     ],
 )
 def test_values_run_again_as_code_warn(load, body: str, command: str) -> None:

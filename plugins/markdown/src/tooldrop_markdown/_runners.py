@@ -111,7 +111,8 @@ def _unwrap(words: list[str]) -> tuple[str | None, list[str], bool]:
     while index < len(words):
         word = words[index]
         name = _name(word)
-        if PLACEHOLDER not in word and _ASSIGNMENT.match(word):
+        # An assignment's value may be a value (X={{ n }} sh -c …): the name before = is not
+        if _ASSIGNMENT.match(word):
             index += 1
             continue
         options = _WRAPPERS.get(name)
@@ -124,7 +125,7 @@ def _unwrap(words: list[str]) -> tuple[str | None, list[str], bool]:
             word = words[index]
             if word.startswith("-") and len(word) > 1 and PLACEHOLDER not in word:
                 index += 2 if word in options else 1
-            elif name == "env" and PLACEHOLDER not in word and _ASSIGNMENT.match(word):
+            elif name == "env" and _ASSIGNMENT.match(word):
                 index += 1
             elif operands and PLACEHOLDER not in word:
                 operands -= 1
