@@ -367,6 +367,10 @@ def test_the_run_again_shortcut_misses_no_warning(body: str) -> None:
         # an assignment before the command holding a value is still an assignment
         ("X={{ y }} sh -c {{ x }}", "sh"),
         ("env X={{ y }} bash -c {{ x }}", "bash"),
+        # a word that may expand to nothing, even quoted: the value may become the script
+        ("sh -c $@ {{ x }}", "sh"),
+        ('sh -c "$@" {{ x }}', "sh"),
+        ('bash -c "${args[@]}" {{ x }}', "bash"),
     ],
 )
 def test_values_run_again_as_code_warn(load, body: str, command: str) -> None:
@@ -385,6 +389,8 @@ def test_values_run_again_as_code_warn(load, body: str, command: str) -> None:
         "ssh-keygen -f {{ x }}",
         'eval "$(ssh-agent)"; echo {{ x }}',
         "bash -c 'exit 0'; echo {{ x }}",
+        'sh -c "$*" {{ x }}',  # one word even empty: the value is $0, data
+        'sh -c "$x" {{ x }}',
     ],
 )
 def test_plain_arguments_of_those_commands_do_not_warn(load, body: str) -> None:

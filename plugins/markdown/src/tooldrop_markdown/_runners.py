@@ -74,9 +74,12 @@ _RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!"
 _OPERANDS = {"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1}
 _EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
-# An unquoted word made only of expansions: it may expand to nothing and vanish, so the word
-# after it may take its place (``sh -c $unset {{ x }}`` gives the value to -c).
-_MAY_VANISH = re.compile(r"(?:\$\w+|\$\{[^}]*\}|\$\([^)]*\)+|`[^`]*`)+")
+# A word made only of expansions that may expand to nothing and vanish, so the word after
+# it may take its place (``sh -c $unset {{ x }}`` gives the value to -c): unquoted, or
+# ``"$@"`` and ``"${a[@]}"``, which vanish even quoted when they hold no element.
+_MAY_VANISH = re.compile(
+    r"(?:\$[\w@*!]+|\$\{[^}]*\}|\$\([^)]*\)+|`[^`]*`|\"\$@\"|\"\$\{[^}]*@[^}]*\}\")+"
+)
 
 
 # Any of those programs named as a whole word (after a / or a backslash too), or the dot
