@@ -210,9 +210,17 @@ class BodyGenerator:
         return "; ".join(self.simple(1) for _ in range(self.rng.choice((1, 1, 2))))
 
     def declared(self) -> str:
-        """A declaration of X, then X assigned a value (or a word holding one)."""
+        """A declaration of X, then a value (or a word holding one) written into X: assigned,
+        looped over, read from a here-string, printed into it, as array elements."""
         value = self.placeholder() if self.chance(0.7) else self.word(1)
-        assignment = self.pick(["X=", "X+=", "X[1]=", "local X=", "Y=1 X="]) + value
+        assignment = self.pick([
+            "X=", "X+=", "X[1]=", "local X=", "Y=1 X=", "for X in a ", "read X <<< ",
+            "read -r a X <<< ", "mapfile -t X <<< ", "printf -v X %s ", "X=(1 ", "X+=(",
+        ]) + value  # fmt: skip
+        if assignment.startswith("for"):
+            assignment += "; do :; done"
+        elif "(" in assignment:
+            assignment += ")"
         if assignment.startswith("local"):
             return f"f() {{ {self.pick(_DECLARATIONS)}; {assignment}; }}; f"
         return f"{self.pick(_DECLARATIONS)}{self.pick(['; ', chr(10)])}{assignment}"

@@ -69,6 +69,21 @@ REFUSED = [
     pytest.param("eval eval eval eval declare -i k; k={{ x }}", UNREADABLE, id="eval-too-deep"),
 ]
 
+WRITTEN = "is written into k, whose assignments bash evaluates"
+# The value written into the declared variable by the command it stands in.
+WRITTEN_INTO = [
+    pytest.param("declare -i k; for k in a {{ x }}; do :; done", id="for-variable"),
+    pytest.param('declare -n k; for k in {{ x }}; do echo "$k"; done', id="for-nameref"),
+    pytest.param("declare -i k; read k <<< {{ x }}", id="read-here-string"),
+    pytest.param("declare -i k; read -r a k <<< {{ x }}", id="read-second-name"),
+    pytest.param("declare -i k; read k b <<< {{ x }}", id="read-first-of-two"),
+    pytest.param("declare -i k; mapfile -t k <<< {{ x }}", id="mapfile"),
+    pytest.param("declare -i k; printf -v k %s {{ x }}", id="printf-v"),
+    pytest.param("declare -i k; printf -vk %s {{ x }}", id="printf-v-glued"),
+    pytest.param("declare -ai k; k=(1 {{ x }})", id="integer-array-elements"),
+    pytest.param("declare -ia k; k+=({{ x }})", id="integer-array-appended"),
+]
+
 ACCEPTED = [
     pytest.param('local k; k={{ x }}; echo "$k"', id="plain-local"),
     pytest.param('declare k; k={{ x }}; echo "$k"', id="plain-declare"),
@@ -86,13 +101,18 @@ ACCEPTED = [
     pytest.param("printf %s $(date) {{ x }}; k={{ x }}", id="substitution-before-a-value"),
     pytest.param("printf %s $((1 + 1)) {{ x }}", id="arithmetic-before-a-value"),
     pytest.param("$(echo cat) {{ x }}", id="command-chosen-by-substitution"),
+    pytest.param("declare -i n; for k in {{ x }}; do :; done", id="for-another-variable"),
+    pytest.param("declare -i n; read -r k <<< {{ x }}", id="read-another-variable"),
+    pytest.param("declare -i n; printf -v k %s {{ x }}", id="printf-another-variable"),
+    pytest.param("declare -i n; k=(1 {{ x }})", id="another-array"),
+    pytest.param("declare -i n; cat <<< {{ x }}", id="here-string-to-another-program"),
 ]
 
 
-def run_bash(tmp_path: Path, body: str) -> bool:
+def run_bash(tmp_path: Path, body: str, value: str = HOSTILE) -> bool:
     """Whether the real bash, given the hostile value, runs it."""
     template, _ = parse(body, tokenize(body))
-    script = render(template, {"x": HOSTILE}, posix_quote)
+    script = render(template, {"x": value}, posix_quote)
     subprocess.run(
         ["/bin/bash", "-c", script], cwd=tmp_path, capture_output=True, timeout=10, check=False
     )
@@ -109,6 +129,26 @@ def test_the_load_refuses_it(load, body: str, phrase: str) -> None:
     found = errors(load, body, PARAMS, "bash")
     assert any(phrase in m for m in found), found
     assert all("make the parameter an integer" in m for m in found), found
+
+
+@pytest.mark.parametrize("body", WRITTEN_INTO)
+def test_bash_runs_the_value_written_into_it(tmp_path: Path, body: str) -> None:
+    # read splits its input into one field per name: the code goes in k's field, unsplit
+    code = f"a[$(touch${{IFS}}{MARKER})]"
+    value = {"read -r a k": f"b {code}", "read k b": f"{code} b"}
+    chosen = next((v for key, v in value.items() if key in body), HOSTILE)
+    assert run_bash(tmp_path, body, chosen)
+
+
+@pytest.mark.parametrize("body", WRITTEN_INTO)
+def test_a_value_written_into_it_is_refused(load, body: str) -> None:
+    found = errors(load, body, PARAMS, "bash")
+    assert any(WRITTEN in m and "make the parameter an integer" in m for m in found), found
+
+
+def test_a_value_written_into_a_variable_after_an_unreadable_declaration(load) -> None:
+    [message] = errors(load, 'declare -i "$v"; read k <<< {{ x }}', PARAMS, "bash")
+    assert "is written into k, and the script declares names the checks cannot read" in message
 
 
 @pytest.mark.parametrize("body", ACCEPTED)

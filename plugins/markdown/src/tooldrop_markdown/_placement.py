@@ -25,7 +25,7 @@ from ._commandwords import (
     word_value,
 )
 from ._fields import Param
-from ._scriptfacts import ScriptFacts
+from ._scriptfacts import ScriptFacts, written_into
 from ._template import Token
 
 if TYPE_CHECKING:
@@ -111,6 +111,13 @@ def _position(
 ) -> str | None:
     kind = parent.type
     field = field_of(parent, word)
+    for target in [] if numeric else written_into(parent, word, at):
+        why = _evaluated(target, facts)
+        if why is not None:
+            return (
+                f"placeholder {tag} is written into {target}, {why}; make the parameter an "
+                "integer, or write the value into another variable"
+            )
     if kind == "command" and field == "argument":
         return _argument(parent, word, at, tag, numeric, facts)
     if kind == "command_name":
@@ -154,6 +161,18 @@ def _position(
         "a redirection target, a case or for word); assign it to a variable first "
         f'({_var(tag)}={tag} on a line of its own) and use "${_var(tag)}" there'
     )
+
+
+def _evaluated(variable: str, facts: ScriptFacts) -> str | None:
+    """Why bash evaluates a value written into ``variable``, if it may."""
+    if variable in facts.evaluated:
+        return "whose assignments bash evaluates (declared integer, name reference or array)"
+    if facts.unreadable is not None:
+        return (
+            f"and the script declares names the checks cannot read {facts.unreadable}, "
+            f"which may give {variable} an attribute whose assignments bash evaluates"
+        )
+    return None
 
 
 def _var(tag: str) -> str:

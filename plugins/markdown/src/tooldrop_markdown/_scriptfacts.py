@@ -19,12 +19,19 @@ from typing import TYPE_CHECKING
 
 from ._bashtree import node_text, parser, snippet, walk
 from ._bashwords import BUILTIN_PREFIXES
-from ._commandwords import arguments, chosen_when_run, command_name, stray_words, word_value
+from ._commandwords import (
+    arguments,
+    chosen_when_run,
+    command_name,
+    redirect_owner,
+    stray_words,
+    word_value,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-__all__ = ["ScriptFacts"]
+__all__ = ["ScriptFacts", "written_into"]
 
 #: Builtins that give variables attributes (``export`` and ``readonly`` give none that
 #: matter: ``export -n`` unexports, and a read-only variable refuses any later assignment).
@@ -163,3 +170,44 @@ def _name_in(value: str | None) -> str | None:
     """The variable a declaration's word names (``k``, ``k=1``, ``k[2]``, ``k+=1``)."""
     match = _NAME.match(value or "")
     return match.group() if match else None
+
+
+#: Builtins that write their input into the variables they name.
+_READERS = frozenset({"read", "mapfile", "readarray"})
+
+
+def written_into(parent: Node, word: Node, at: int) -> list[str]:
+    """The variables a value standing at ``word`` (under ``parent``) is written into by the
+    command it stands in, besides a plain assignment: a ``for``/``select`` variable, an
+    array's elements (``k=(… {{ x }})``), what ``read``/``mapfile`` read from a here-string
+    (every name they are given, and the words that may be an option's value too), what
+    ``printf -v k`` prints."""
+    kind = parent.type
+    if kind == "for_statement" and word != parent.child_by_field_name("variable"):
+        return _text_of(parent.child_by_field_name("variable"))
+    if kind == "array" and parent.parent is not None:
+        return _text_of(parent.parent.child_by_field_name("name"))
+    if kind == "herestring_redirect":
+        owner = redirect_owner(parent)
+        if owner is None or owner.type != "command":
+            return []
+        _, name, rest = command_name(owner, arguments(owner))
+        if name not in _READERS:
+            return []
+        names = [v for v in map(word_value, rest) if v and not v.startswith("-")]
+        return names or ["REPLY" if name == "read" else "MAPFILE"]
+    if kind == "command" and word.start_byte <= at:
+        _, name, rest = command_name(parent, arguments(parent))
+        if name != "printf":
+            return []
+        values = [word_value(w) or "" for w in rest if w.start_byte < word.start_byte]
+        for index, value in enumerate(values):
+            if value == "-v" and index + 1 < len(values):
+                return [values[index + 1].split("[")[0]]
+            if value.startswith("-v") and len(value) > 2:
+                return [value[2:].split("[")[0]]
+    return []
+
+
+def _text_of(node: Node | None) -> list[str]:
+    return [node_text(node).split("[")[0]] if node is not None else []
