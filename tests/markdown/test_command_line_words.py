@@ -8,9 +8,14 @@ written ``x`` here); then through a tool file, where the reading decides the war
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
+from tooldrop_markdown import posix_quote, render
 from tooldrop_markdown._cmdline import command_words
+from tooldrop_markdown._template import parse, tokenize
 
 from .conftest import frontmatter
 
@@ -80,3 +85,58 @@ WORDS = [
 @pytest.mark.parametrize(("text", "words"), WORDS)
 def test_command_words(text: str, words: list[str]) -> None:
     assert command_words(text) == words
+
+
+MARKER = "PWNED"
+VALUE = f"\ntouch {MARKER}"
+PARAMS = "  x:\n    type: string\n"
+
+# (body, whether bash runs the value as code: then the tool file warns)
+RUNS = [
+    pytest.param("echo ';' ; eval {{ x }}", True, id="semicolon-after-quoted-one"),
+    pytest.param("echo ';' eval {{ x }}", False, id="quoted-semicolon"),
+    pytest.param('echo "a;b" eval {{ x }}', False, id="double-quoted-semicolon"),
+    pytest.param("echo $'\\';' eval {{ x }}", False, id="ansi-quoted-semicolon"),
+    pytest.param("echo $'\\';'; eval {{ x }}", True, id="semicolon-after-ansi-quote"),
+    pytest.param("echo `echo a;echo b` eval {{ x }}", False, id="semicolon-in-backticks"),
+    pytest.param("echo `echo a`; eval {{ x }}", True, id="semicolon-after-backticks"),
+    pytest.param("echo $(echo a;echo b) eval {{ x }}", False, id="semicolon-in-substitution"),
+    pytest.param("echo $(echo a); eval {{ x }}", True, id="semicolon-after-substitution"),
+    pytest.param("eval : 2>&1 {{ x }}", True, id="dup-stderr"),
+    pytest.param("eval : &>f {{ x }}", True, id="both-to-file"),
+    pytest.param("eval : >|f {{ x }}", True, id="clobber"),
+    pytest.param("eval : <&0 {{ x }}", True, id="dup-stdin"),
+    pytest.param("eval : <<<b {{ x }}", True, id="here-string"),
+    pytest.param("echo a |& eval {{ x }}", True, id="pipe-both"),
+    pytest.param("echo a && eval {{ x }}", True, id="and"),
+    pytest.param("eval :\\; {{ x }}", True, id="escaped-semicolon-given-to-eval"),
+    pytest.param("echo a\\; eval {{ x }}", False, id="escaped-semicolon"),
+    pytest.param("sh -c \\\n {{ x }}", True, id="line-continuation"),
+    pytest.param("# eval\necho {{ x }}", False, id="comment"),
+    pytest.param("(eval {{ x }})", True, id="subshell"),
+]
+
+
+def bash_runs_it(tmp_path: Path, body: str) -> bool:
+    """Render ``body`` with the value quoted and no checks, run it with bash in a fresh
+    directory: whether the value ran as code."""
+    template, _ = parse(body, tokenize(body))
+    script = render(template, {"x": VALUE}, posix_quote)
+    subprocess.run(
+        ["/bin/bash", "-c", script], cwd=tmp_path, capture_output=True, timeout=10, check=False
+    )
+    return (tmp_path / MARKER).exists()
+
+
+@pytest.mark.parametrize(("body", "runs"), RUNS)
+def test_the_tool_file_warns_when_bash_runs_the_value(
+    load, tmp_path: Path, body: str, runs: bool
+) -> None:
+    assert bash_runs_it(tmp_path, body) == runs
+    result = load(frontmatter(body, PARAMS, "shell: bash\n"))
+    assert len(result.tools) == 1, [p.format() for p in result.problems]
+    warned = [p.message for p in result.problems if p.severity == "warning"]
+    if runs:
+        assert any("{{ x }} is given to " in m and "runs it as shell code" in m for m in warned)
+    else:
+        assert warned == []
