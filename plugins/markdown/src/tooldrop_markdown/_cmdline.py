@@ -82,8 +82,9 @@ def _words(text: str) -> list[str]:
 
 def _last_command(text: str) -> str:
     """The text of the simple command ``text`` ends in: after its last ``;``, ``&``, ``|``,
-    newline or subshell parenthesis. The parentheses of ``$( … )`` and ``$(( … ))`` are part
-    of a word, not separators (``eval $((x)) {{ x }}`` is still eval's command); so are a
+    newline or subshell parenthesis. ``$( … )`` and ``$(( … ))`` are part of a word, their
+    parentheses and the separators inside them no end of the command (``eval $((x)) {{ x }}``
+    and ``eval $(a; b) {{ x }}`` are still eval's command); so are a
     quoted or backslash-escaped separator (``eval 'a;b' {{ x }}``, ``eval a\\; {{ x }}``) and
     a line continuation (``sh -c \\`` then `` {{ x }}`` on the next line)."""
     start = 0
@@ -108,7 +109,7 @@ def _last_command(text: str) -> str:
             depth += 1
         elif depth and char == ")":
             depth -= 1
-        elif _SEPARATORS.match(char) and not _in_redirection(text, index):
+        elif not depth and _SEPARATORS.match(char) and not _in_redirection(text, index):
             start = index + 1
         index += 1
     return text[start:].replace("\\\n", "")  # a continuation joins, it is no word
