@@ -146,6 +146,20 @@ def test_a_value_written_into_it_is_refused(load, body: str) -> None:
     assert any(WRITTEN in m and "make the parameter an integer" in m for m in found), found
 
 
+@pytest.mark.parametrize(
+    "body",
+    ['declare -i k; n=k; printf -v "$n" %s {{ x }}', 'declare -i k; n=k; read "$n" <<< {{ x }}'],
+    ids=["printf-v", "read"],
+)
+def test_a_value_written_into_a_name_chosen_when_run(tmp_path: Path, load, body: str) -> None:
+    assert run_bash(tmp_path, body)
+    [message] = errors(load, body, PARAMS, "bash")
+    assert "is written into a variable whose name the checks cannot read, which may be k" in (
+        message
+    )
+    assert errors(load, body.replace("declare -i k; ", ""), PARAMS, "bash") == []
+
+
 def test_a_value_written_into_a_variable_after_an_unreadable_declaration(load) -> None:
     [message] = errors(load, 'declare -i "$v"; read k <<< {{ x }}', PARAMS, "bash")
     assert "is written into k, and the script declares names the checks cannot read" in message

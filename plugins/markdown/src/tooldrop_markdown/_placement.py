@@ -111,12 +111,12 @@ def _position(
 ) -> str | None:
     kind = parent.type
     field = field_of(parent, word)
-    for target in [] if numeric else written_into(parent, word, at):
-        why = _evaluated(target, facts)
+    for target in [] if numeric else written_into(parent, word):
+        why = _written(target, facts)
         if why is not None:
             return (
-                f"placeholder {tag} is written into {target}, {why}; make the parameter an "
-                "integer, or write the value into another variable"
+                f"placeholder {tag} is written into {why}; make the parameter an integer, or "
+                "write the value into another variable"
             )
     if kind == "command" and field == "argument":
         return _argument(parent, word, at, tag, numeric, facts)
@@ -163,14 +163,22 @@ def _position(
     )
 
 
-def _evaluated(variable: str, facts: ScriptFacts) -> str | None:
-    """Why bash evaluates a value written into ``variable``, if it may."""
+def _written(variable: str, facts: ScriptFacts) -> str | None:
+    """What a value written into ``variable`` meets, when bash may evaluate it (``""``: a
+    name the checks cannot read, which may be any declared one)."""
+    evaluated = "whose assignments bash evaluates (declared integer, name reference or array)"
+    if not variable and facts.evaluated:
+        return (
+            f"a variable whose name the checks cannot read, which may be "
+            f"{min(facts.evaluated)}, {evaluated}"
+        )
     if variable in facts.evaluated:
-        return "whose assignments bash evaluates (declared integer, name reference or array)"
+        return f"{variable}, {evaluated}"
     if facts.unreadable is not None:
         return (
-            f"and the script declares names the checks cannot read {facts.unreadable}, "
-            f"which may give {variable} an attribute whose assignments bash evaluates"
+            f"{variable or 'a variable'}, and the script declares names the checks cannot "
+            f"read {facts.unreadable}, which may give it an attribute whose assignments bash "
+            "evaluates"
         )
     return None
 

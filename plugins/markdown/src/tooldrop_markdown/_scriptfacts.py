@@ -176,12 +176,12 @@ def _name_in(value: str | None) -> str | None:
 _READERS = frozenset({"read", "mapfile", "readarray"})
 
 
-def written_into(parent: Node, word: Node, at: int) -> list[str]:
+def written_into(parent: Node, word: Node) -> list[str]:
     """The variables a value standing at ``word`` (under ``parent``) is written into by the
     command it stands in, besides a plain assignment: a ``for``/``select`` variable, an
     array's elements (``k=(… {{ x }})``), what ``read``/``mapfile`` read from a here-string
     (every name they are given, and the words that may be an option's value too), what
-    ``printf -v k`` prints."""
+    ``printf -v k`` prints. ``""`` stands for a name the checks cannot read."""
     kind = parent.type
     if kind == "for_statement" and word != parent.child_by_field_name("variable"):
         return _text_of(parent.child_by_field_name("variable"))
@@ -194,9 +194,10 @@ def written_into(parent: Node, word: Node, at: int) -> list[str]:
         _, name, rest = command_name(owner, arguments(owner))
         if name not in _READERS:
             return []
-        names = [v for v in map(word_value, rest) if v and not v.startswith("-")]
+        # "" for a name the checks cannot read ("$n"): it may be any variable
+        names = [v or "" for v in map(word_value, rest) if not (v or "").startswith("-")]
         return names or ["REPLY" if name == "read" else "MAPFILE"]
-    if kind == "command" and word.start_byte <= at:
+    if kind == "command":
         _, name, rest = command_name(parent, arguments(parent))
         if name != "printf":
             return []
