@@ -69,7 +69,7 @@ REFUSED = [
     pytest.param("eval eval eval eval declare -i k; k={{ x }}", UNREADABLE, id="eval-too-deep"),
 ]
 
-WRITTEN = "is written into k, whose assignments bash evaluates"
+WRITTEN = "whose assignments bash evaluates (declared integer, name reference or array)"
 # The value written into the declared variable by the command it stands in.
 WRITTEN_INTO = [
     pytest.param("declare -i k; for k in a {{ x }}; do :; done", id="for-variable"),
@@ -82,6 +82,15 @@ WRITTEN_INTO = [
     pytest.param("declare -i k; printf -vk %s {{ x }}", id="printf-v-glued"),
     pytest.param("declare -ai k; k=(1 {{ x }})", id="integer-array-elements"),
     pytest.param("declare -ia k; k+=({{ x }})", id="integer-array-appended"),
+    pytest.param("declare -i k; printf -v k {{ x }}", id="printf-v-format"),
+    pytest.param("declare -ai k; printf -v 'k[1]' %s {{ x }}", id="printf-v-element"),
+    pytest.param("declare -ai k; printf -v'k[1]' %s {{ x }}", id="printf-v-glued-element"),
+    pytest.param("declare -ai k; readarray -t k <<< {{ x }}", id="readarray"),
+    pytest.param("declare -ai MAPFILE; mapfile <<< {{ x }}", id="mapfile-default"),
+    pytest.param("declare -i REPLY; read -r <<< {{ x }}", id="read-default"),
+    pytest.param("declare -i k; command read k <<< {{ x }}", id="read-behind-command"),
+    pytest.param("declare -i k; while read k; do :; done <<< {{ x }}", id="while-read-loop"),
+    pytest.param("declare -i k; f() { read k; }; f <<< {{ x }}", id="function-reading"),
 ]
 
 ACCEPTED = [
@@ -106,6 +115,9 @@ ACCEPTED = [
     pytest.param("declare -i n; printf -v k %s {{ x }}", id="printf-another-variable"),
     pytest.param("declare -i n; k=(1 {{ x }})", id="another-array"),
     pytest.param("declare -i n; cat <<< {{ x }}", id="here-string-to-another-program"),
+    pytest.param("declare -i k; read k < f; cat <<< {{ x }}", id="here-string-to-cat"),
+    pytest.param("declare -i k; while read -r l; do :; done <<< {{ x }}", id="loop-reading-l"),
+    pytest.param("<<< {{ x }}", id="here-string-alone"),
 ]
 
 
@@ -143,7 +155,8 @@ def test_bash_runs_the_value_written_into_it(tmp_path: Path, body: str) -> None:
 @pytest.mark.parametrize("body", WRITTEN_INTO)
 def test_a_value_written_into_it_is_refused(load, body: str) -> None:
     found = errors(load, body, PARAMS, "bash")
-    assert any(WRITTEN in m and "make the parameter an integer" in m for m in found), found
+    assert any("is written into" in m and WRITTEN in m for m in found), found
+    assert all("make the parameter an integer" in m for m in found), found
 
 
 @pytest.mark.parametrize(
@@ -163,6 +176,14 @@ def test_a_value_written_into_a_name_chosen_when_run(tmp_path: Path, load, body:
 def test_a_value_written_into_a_variable_after_an_unreadable_declaration(load) -> None:
     [message] = errors(load, 'declare -i "$v"; read k <<< {{ x }}', PARAMS, "bash")
     assert "is written into k, and the script declares names the checks cannot read" in message
+    [message] = errors(load, 'declare -i "$v"; read "$n" <<< {{ x }}', PARAMS, "bash")
+    assert "is written into a variable, and the script declares names the checks" in message
+
+
+def test_a_value_as_printfs_variable_is_given_to_printf_v(load) -> None:
+    # the value names the variable: refused as a name, not as written into one
+    [message] = errors(load, "declare -i n; printf -v {{ x }} %s 1", PARAMS, "bash")
+    assert "is given to printf -v" in message
 
 
 @pytest.mark.parametrize("body", ACCEPTED)

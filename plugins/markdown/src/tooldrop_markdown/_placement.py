@@ -111,7 +111,7 @@ def _position(
 ) -> str | None:
     kind = parent.type
     field = field_of(parent, word)
-    for target in [] if numeric else written_into(parent, word):
+    for target in [] if numeric else written_into(parent, word, facts):
         why = _written(target, facts)
         if why is not None:
             return (

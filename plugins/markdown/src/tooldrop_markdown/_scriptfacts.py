@@ -67,6 +67,29 @@ class ScriptFacts:
         reading.script(self.root, _DEPTH)
         return frozenset(reading.names), reading.unknown
 
+    @cached_property
+    def _readers(self) -> tuple[frozenset[str], frozenset[str]]:
+        read: set[str] = set()
+        functions: set[str] = set()
+        for node in walk(self.root):
+            if node.type == "function_definition":
+                functions.update(_text_of(node.child_by_field_name("name")))
+            elif node.type == "command" and _plain_name(node) in (None, *_READERS):
+                _, name, rest = command_name(node, arguments(node))
+                if name in _READERS:
+                    read.update(_names_read(name, rest))
+        return frozenset(read), frozenset(functions)
+
+    @property
+    def read_into(self) -> frozenset[str]:
+        """Every variable a ``read``, ``mapfile`` or ``readarray`` of the script writes."""
+        return self._readers[0]
+
+    @property
+    def functions(self) -> frozenset[str]:
+        """The names of the functions the script defines."""
+        return self._readers[1]
+
     @property
     def evaluated(self) -> frozenset[str]:
         """Names an assignment to which bash evaluates."""
@@ -176,27 +199,30 @@ def _name_in(value: str | None) -> str | None:
 _READERS = frozenset({"read", "mapfile", "readarray"})
 
 
-def written_into(parent: Node, word: Node) -> list[str]:
+def written_into(parent: Node, word: Node, facts: ScriptFacts) -> list[str]:
     """The variables a value standing at ``word`` (under ``parent``) is written into by the
     command it stands in, besides a plain assignment: a ``for``/``select`` variable, an
-    array's elements (``k=(… {{ x }})``), what ``read``/``mapfile`` read from a here-string
-    (every name they are given, and the words that may be an option's value too), what
-    ``printf -v k`` prints. ``""`` stands for a name the checks cannot read."""
+    array's elements (``k=(… {{ x }})``), what ``printf -v k`` prints, and what reads a
+    here-string: ``read``/``mapfile`` (every name they are given, and the words that may be
+    an option's value too), or, for a loop, a group or a function the script defines, every
+    name any reader of the script is given. ``""`` stands for a name the checks cannot read."""
     kind = parent.type
-    if kind == "for_statement" and word != parent.child_by_field_name("variable"):
+    if kind == "for_statement":  # (a value as its variable does not parse)
         return _text_of(parent.child_by_field_name("variable"))
     if kind == "array" and parent.parent is not None:
         return _text_of(parent.parent.child_by_field_name("name"))
     if kind == "herestring_redirect":
         owner = redirect_owner(parent)
-        if owner is None or owner.type != "command":
+        if owner is None:
             return []
+        if owner.type != "command":
+            return sorted(facts.read_into)  # while read k; do …; done <<< {{ x }}
         _, name, rest = command_name(owner, arguments(owner))
-        if name not in _READERS:
-            return []
-        # "" for a name the checks cannot read ("$n"): it may be any variable
-        names = [v or "" for v in map(word_value, rest) if not (v or "").startswith("-")]
-        return names or ["REPLY" if name == "read" else "MAPFILE"]
+        if name in _READERS:
+            return _names_read(name, rest)
+        if name is None or name in facts.functions:  # f <<< {{ x }}, $cmd <<< {{ x }}
+            return sorted(facts.read_into)
+        return []
     if kind == "command":
         _, name, rest = command_name(parent, arguments(parent))
         if name != "printf":
@@ -210,5 +236,12 @@ def written_into(parent: Node, word: Node) -> list[str]:
     return []
 
 
+def _names_read(name: str, rest: list[Node]) -> list[str]:
+    """The variables ``read`` or ``mapfile`` given ``rest`` writes: ``""`` for a name the
+    checks cannot read (``"$n"``), which may be any variable."""
+    names = [v or "" for v in map(word_value, rest) if not (v or "").startswith("-")]
+    return names or ["REPLY" if name == "read" else "MAPFILE"]
+
+
 def _text_of(node: Node | None) -> list[str]:
-    return [node_text(node).split("[")[0]] if node is not None else []
+    return [node_text(node)] if node is not None else []
