@@ -216,10 +216,11 @@ class BodyGenerator:
         assignment = self.pick([
             "X=", "X+=", "X[1]=", "local X=", "Y=1 X=", "for X in a ", "read X <<< ",
             "read -r a X <<< ", "mapfile -t X <<< ", "printf -v X %s ", "X=(1 ", "X+=(",
+            "while read X; do :; done <<< ", "g() { read -r X; }; g <<< ",
         ]) + value  # fmt: skip
         if assignment.startswith("for"):
             assignment += "; do :; done"
-        elif "(" in assignment:
+        elif assignment.startswith("X") and "(" in assignment:
             assignment += ")"
         if assignment.startswith("local"):
             return f"f() {{ {self.pick(_DECLARATIONS)}; {assignment}; }}; f"
