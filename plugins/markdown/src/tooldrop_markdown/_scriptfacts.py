@@ -1,6 +1,8 @@
 """What the whole script says about its variables, for the allow-list (:mod:`._placement`):
 the names it gives an attribute that makes bash evaluate an assignment (``declare -i k``,
-then ``k=a[$(…)]`` runs the ``$(…)``), and where ``$'…'`` first appears.
+then ``k=a[$(…)]`` runs the ``$(…)``), the variables a value is written into by the command
+it stands in (:func:`written_into`: ``for k in``, ``read k <<<``, ``printf -v k``…), and
+where ``$'…'`` first appears.
 
 A declaration is found however bash would run it: the ``declare`` keyword, a command whose
 name bash reads as one (``\\declare``, ``"declare"``, ``command declare``, ``2>/dev/null
@@ -48,7 +50,8 @@ _DEPTH = 3
 
 class ScriptFacts:
     """What the whole script says about its variables: names declared integer, nameref or
-    array (an assignment to them is evaluated), and whether it holds ``$'…'``."""
+    array (an assignment to them is evaluated), the variables its readers write and the
+    functions it defines, and whether it holds ``$'…'``. Each is read on first use."""
 
     def __init__(self, root: Node, script: bytes, holes: Iterable[int] = ()) -> None:
         self.root = root
