@@ -22,7 +22,8 @@ from ._template import Token
 
 __all__ = ["run_again", "scan_run_again"]
 
-_EVAL = frozenset({"eval", "trap", "source", ".", "alias"})
+# (alias is not here: a value given to alias is refused at load, as a name it reads)
+_EVAL = frozenset({"eval", "trap", "source", "."})
 _SHELLS = frozenset({
     "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "su", "fish", "csh", "tcsh",
 })  # fmt: skip
@@ -42,9 +43,10 @@ _CODE_OPTIONS: dict[str, frozenset[str]] = {
     "Rscript": frozenset({"-e"}),
     "R": frozenset({"-e"}),
     "osascript": frozenset({"-e"}),
-    "tclsh": frozenset(),
     "git": frozenset({"-c"}),  # git -c alias.x='!cmd' runs a command
     "sed": frozenset({"-e", "--expression"}),  # GNU sed's e command runs one
+    "awk": frozenset({"-e", "--source"}),  # gawk's (and busybox's) program text
+    "gawk": frozenset({"-e", "--source"}),
 }
 _PYTHON = re.compile(r"(python|pypy)[0-9.]*")
 # Programs whose first operand is a program unless -f names a file.
@@ -62,7 +64,7 @@ _WRAPPERS: dict[str, frozenset[str]] = {
     "nice": frozenset({"-n", "--adjustment"}),
     "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
     "xargs": frozenset({"-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a", "--max-args",
-                        "--max-procs", "--delimiter", "--arg-file", "--replace"}),
+                        "--max-procs", "--delimiter", "--arg-file"}),  # --replace=R: glued
     "stdbuf": frozenset({"-i", "-o", "-e"}),
     "ionice": frozenset({"-c", "-n", "-p"}),
     "chrt": frozenset(), "taskset": frozenset(), "flock": frozenset({"-w", "-E"}),
@@ -128,8 +130,6 @@ def _unwrap(words: list[str]) -> tuple[str | None, list[str], bool]:
             word = words[index]
             if word.startswith("-") and len(word) > 1 and PLACEHOLDER not in word:
                 index += 2 if word in options else 1
-            elif name == "env" and _ASSIGNMENT.match(word):
-                index += 1
             elif operands and PLACEHOLDER not in word:
                 operands -= 1
                 index += 1
@@ -164,7 +164,7 @@ def _first_operand(arguments: list[str]) -> bool:
         word = arguments[index]
         if PLACEHOLDER in word:
             return True
-        if word in ("-f", "--file", "-e", "--expression") or word.startswith("-f"):
+        if word in ("--file", "-e", "--expression") or word.startswith("-f"):
             return False
         if word in ("-v", "-F"):
             index += 2

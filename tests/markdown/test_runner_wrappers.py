@@ -1,0 +1,170 @@
+"""The run-again warnings find the command past what does not change it: reserved words,
+assignments, and wrappers that run their arguments as a command (``sudo -u me``, ``env``,
+``timeout 5``, ``xargs``, ``find … -exec``).
+
+Each wrapper option that takes a value is shown twice: ``sudo -u me sh -c {{ x }}`` warns
+about sh (``me`` is the option's value, not the command), and ``sudo -u {{ x }}`` is quiet
+(the value is the user, not a program). The tables are written out by hand.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import frontmatter
+
+PARAMS = "  x:\n    type: string\n"
+SHELL_CODE = "which runs it as shell code: the quotes around the value do not protect it there"
+WRAPPER = (
+    "{{ x }} is given to a wrapper that runs its arguments as a command: the value chooses "
+    "the program; name the program in the file"
+)
+
+
+def run_again(load, body: str) -> list[str]:
+    """The run-again warnings of ``body`` (other problems left out)."""
+    result = load(frontmatter(body, PARAMS))
+    return [p.message for p in result.problems if p.severity == "warning"]
+
+
+# (wrapper, an option with its value): the option's value is skipped
+OPTIONS = [
+    ("exec", "-a name"),
+    ("doas", "-u me"), ("doas", "-C doas.conf"),
+    ("sudo", "-u me"), ("sudo", "-g wheel"), ("sudo", "-h host"), ("sudo", "-p prompt"),
+    ("sudo", "-C 3"), ("sudo", "-D /tmp"), ("sudo", "-r role"), ("sudo", "-t type"),
+    ("sudo", "-U me"), ("sudo", "-T 60"), ("sudo", "--user me"), ("sudo", "--group wheel"),
+    ("sudo", "--host host"), ("sudo", "--prompt prompt"), ("sudo", "--chdir /tmp"),
+    ("env", "-u A"), ("env", "-C /tmp"), ("env", "--unset A"), ("env", "--chdir /tmp"),
+    ("nice", "-n 5"), ("nice", "--adjustment 5"),
+    ("timeout", "-s KILL"), ("timeout", "-k 1"), ("timeout", "--signal KILL"),
+    ("timeout", "--kill-after 1"),
+    ("xargs", "-I {}"), ("xargs", "-n 1"), ("xargs", "-P 2"), ("xargs", "-L 1"),
+    ("xargs", "-s 100"), ("xargs", "-d ,"), ("xargs", "-E end"), ("xargs", "-a list"),
+    ("xargs", "--max-args 1"), ("xargs", "--max-procs 2"), ("xargs", "--delimiter ,"),
+    ("xargs", "--arg-file list"),
+    ("stdbuf", "-i 0"), ("stdbuf", "-o L"), ("stdbuf", "-e 0"),
+    ("ionice", "-c 3"), ("ionice", "-n 7"), ("ionice", "-p 1"),
+    ("flock", "-w 5"), ("flock", "-E 3"),
+    ("strace", "-o trace.log"), ("strace", "-e trace=execve"),
+]  # fmt: skip
+# Wrappers that take operands before the command
+OPERANDS = {"timeout": "5", "chrt": "5", "taskset": "0x1", "flock": "/tmp/lock"}
+
+
+def _ids(rows: list[tuple[str, str]]) -> list[str]:
+    return [f"{wrapper} {option}" for wrapper, option in rows]
+
+
+@pytest.mark.parametrize(("wrapper", "option"), OPTIONS, ids=_ids(OPTIONS))
+def test_a_wrapper_option_value_is_skipped_to_find_the_command(
+    load, wrapper: str, option: str
+) -> None:
+    operand = OPERANDS.get(wrapper, "")
+    body = f"{wrapper} {option} {operand} sh -c {{{{ x }}}}".replace("  ", " ")
+    (message,) = run_again(load, body)
+    assert message.startswith(f"{{{{ x }}}} is given to sh, {SHELL_CODE}")
+
+
+@pytest.mark.parametrize(("wrapper", "option"), OPTIONS, ids=_ids(OPTIONS))
+def test_the_value_of_a_wrapper_option_is_not_the_command(load, wrapper, option) -> None:
+    name = option.split()[0]
+    assert run_again(load, f"{wrapper} {name} {{{{ x }}}}") == []
+
+
+WRAPPERS = [
+    "command", "builtin", "exec", "nohup", "setsid", "doas", "sudo", "env", "nice", "xargs",
+    "stdbuf", "ionice", "unbuffer", "caffeinate", "strace", "ltrace", "nsenter", "unshare",
+    "timeout 5", "chrt 5", "taskset 0x1", "flock /tmp/lock", "sudo -E", "env -i A=1 B=2",
+    "nice -5", "xargs --replace=R", "time command", "A=1 sudo", "sudo A=1",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+def test_the_command_after_a_wrapper_is_found(load, wrapper: str) -> None:
+    (message,) = run_again(load, f"{wrapper} sh -c {{{{ x }}}}")
+    assert message.startswith(f"{{{{ x }}}} is given to sh, {SHELL_CODE}")
+
+
+@pytest.mark.parametrize("wrapper", [*WRAPPERS, "xargs --replace", "env -S", "sudo -u me"])
+def test_the_value_as_the_command_of_a_wrapper_warns(load, wrapper: str) -> None:
+    # xargs's --replace takes its value only glued (--replace=R): the word after it is the
+    # command; env -S splits the value into a command line
+    assert run_again(load, f"{wrapper} {{{{ x }}}}") == [WRAPPER]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "find . -exec sh -c {{ x }} \\;",
+        "find . -execdir sh -c {{ x }} \\;",
+        "find . -ok sh -c {{ x }} \\;",
+        "find . -okdir sh -c {{ x }} \\;",
+        "find . -name '*.sh' -exec sudo sh -c {{ x }} \\;",
+        "A=1 sh -c {{ x }}",
+        "a[1]=2 sh -c {{ x }}",
+        "A+=1 B=2 sh -c {{ x }}",
+    ],
+)
+def test_find_exec_and_assignments_lead_to_the_command(load, body: str) -> None:
+    (message,) = run_again(load, body)
+    assert message.startswith(f"{{{{ x }}}} is given to sh, {SHELL_CODE}")
+
+
+def test_env_reads_no_option_after_an_assignment(load) -> None:
+    # GNU env stops at the first NAME=VALUE: `env A=1 -i true` runs a program named -i
+    assert run_again(load, "env A=1 -i sh -c {{ x }}") == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["find . -name {{ x }}", "find . -exec grep -e {{ x }} {} \\;", "find . -exec {{ x }} \\;"],
+)
+def test_find_without_a_program_that_runs_code_is_quiet(load, body: str) -> None:
+    assert not any("sh, which" in m for m in run_again(load, body))
+
+
+# ---------------------------------------------------------------- reserved words
+@pytest.mark.parametrize(
+    "body",
+    [
+        "if sh -c {{ x }}; then :; fi",
+        "if true; then sh -c {{ x }}; fi",
+        "if true; then :; else sh -c {{ x }}; fi",
+        "if false; then :; elif sh -c {{ x }}; then :; fi",
+        "for i in 1; do sh -c {{ x }}; done",
+        "while sh -c {{ x }}; do :; done",
+        "until sh -c {{ x }}; do :; done",
+        "! sh -c {{ x }}",
+        "{ sh -c {{ x }}; }",
+        "time sh -c {{ x }}",
+        "! time sh -c {{ x }}",
+    ],
+)
+def test_the_command_after_a_reserved_word_is_found(load, body: str) -> None:
+    (message,) = run_again(load, body)
+    assert message.startswith(f"{{{{ x }}}} is given to sh, {SHELL_CODE}")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "if {{ x }}; then :; fi",
+        "if true; then {{ x }}; fi",
+        "if true; then :; else {{ x }}; fi",
+        "if false; then :; elif {{ x }}; then :; fi",
+        "for i in 1; do {{ x }}; done",
+        "while {{ x }}; do :; done",
+        "until {{ x }}; do :; done",
+        "! {{ x }}",
+        "{ {{ x }}; }",
+    ],
+)
+def test_the_value_as_the_command_after_a_reserved_word_is_refused_not_warned(
+    load, body: str
+) -> None:
+    # a reserved word is not a wrapper: the value as the command name is a load error
+    result = load(frontmatter(body, PARAMS))
+    assert not result.tools
+    assert "stands where the command name goes" in result.problems[0].message
+    assert run_again(load, body) == []
