@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from tooldrop_markdown._template import tokenize
+
 from .conftest import frontmatter
 
 PARAMS = "  x:\n    type: string\n  b:\n    type: boolean\n"
@@ -226,3 +228,18 @@ def test_a_program_that_joins_its_arguments_for_a_shell_warns(load, body, progra
         "for a shell: the value would run there as code. Pass it on stdin, or quote it for "
         "that shell too"
     )
+
+
+# ---------------------------------------------------------------- the reading budget
+def test_a_body_one_token_past_the_budget_is_read_once_and_says_so(load) -> None:
+    # The check reads each shape while sections x tokens stays within 200,000; this body is
+    # 163 sections x 1,227 tokens = 200,001 (the 572 placeholders glued in one word pad it)
+    body = (
+        "echo " + "{{ x }}" * 572 + "\necho" + " {{#b}} w {{/b}}" * 162
+        + "\nawk {{#b}}'{print}'{{/b}} {{ x }}"
+    )  # fmt: skip
+    assert len(tokenize(body)) * 163 == 200_001
+    result = load(frontmatter(body, PARAMS))
+    said = [p.message for p in result.problems if "too many for the check" in p.message]
+    assert len(said) == 1
+    assert said[0].startswith("this body has 163 sections, too many for the check")
