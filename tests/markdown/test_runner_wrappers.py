@@ -168,3 +168,16 @@ def test_the_value_as_the_command_after_a_reserved_word_is_refused_not_warned(
     assert not result.tools
     assert "stands where the command name goes" in result.problems[0].message
     assert run_again(load, body) == []
+
+
+@pytest.mark.parametrize("word", ["if", "then", "else", "elif", "do", "while", "until", "!", "{"])
+def test_after_an_assignment_a_reserved_word_is_a_plain_command_name(load, word: str) -> None:
+    # bash: `A=1 if true` says "if: command not found"; the value is that program's argument
+    assert run_again(load, f"A=1 {word} {{{{ x }}}}") == []
+
+
+def test_after_an_assignment_time_is_the_time_program_which_runs_the_value(load) -> None:
+    # bash: `A=1 time echo hi` runs /usr/bin/time, which runs echo: the value picks the program
+    assert run_again(load, "A=1 time {{ x }}") == [WRAPPER]
+    (message,) = run_again(load, "A=1 time sh -c {{ x }}")
+    assert message.startswith(f"{{{{ x }}}} is given to sh, {SHELL_CODE}")

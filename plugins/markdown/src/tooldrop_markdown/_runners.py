@@ -91,7 +91,7 @@ _RUNS_AGAIN = re.compile(
     + "|".join(
         sorted(
             {*_EVAL, *_SHELLS, *_JOINERS, *_CODE_OPTIONS, *_SCRIPTED, *_WRAPPERS}
-            - _RESERVED
+            - (_RESERVED - {"time"})  # A=1 time cmd: the time program
             - {".", "git"}
         )
     )
@@ -113,17 +113,20 @@ def _unwrap(words: list[str]) -> tuple[str | None, list[str], bool]:
     arguments, and whether a wrapper program runs it."""
     index = 0
     wrapped = False
+    assigned = False  # after an assignment a reserved word is a plain command name
     while index < len(words):
         word = words[index]
         name = _name(word)
         # An assignment's value may be a value (X={{ n }} sh -c …): the name before = is not
         if _ASSIGNMENT.match(word):
             index += 1
+            assigned = True
             continue
         options = _WRAPPERS.get(name)
-        if options is None:
+        if options is None or (assigned and name in _RESERVED and name != "time"):
             return name, words[index + 1 :], wrapped
-        wrapped = wrapped or name not in _RESERVED
+        # (A=1 time cmd runs the time program, a wrapper)
+        wrapped = wrapped or name not in _RESERVED or assigned
         index += 1
         operands = _OPERANDS.get(name, 0)
         while index < len(words):
