@@ -76,7 +76,8 @@ WRAPPERS = [
     "command", "builtin", "exec", "nohup", "setsid", "doas", "sudo", "env", "nice", "xargs",
     "stdbuf", "ionice", "unbuffer", "caffeinate", "strace", "ltrace", "nsenter", "unshare",
     "timeout 5", "chrt 5", "taskset 0x1", "flock /tmp/lock", "sudo -E", "env -i A=1 B=2",
-    "nice -5", "xargs --replace=R", "time command", "A=1 sudo", "sudo A=1",
+    "nice -5", "xargs --replace=R", "time command", "A=1 sudo", "sudo A=1", "time",
+    "time -p", "! time", "A=1 time",
 ]  # fmt: skip
 
 

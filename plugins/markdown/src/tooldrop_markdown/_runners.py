@@ -71,7 +71,9 @@ _WRAPPERS: dict[str, frozenset[str]] = {
     "unbuffer": frozenset(), "caffeinate": frozenset(), "strace": frozenset({"-o", "-e"}),
     "ltrace": frozenset(), "nsenter": frozenset(), "unshare": frozenset(),
 }  # fmt: skip
-_RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "time"})
+# (time is a wrapper here: `time {{ x }}` times the program the value names, and after an
+# assignment, `A=1 time cmd`, it is the time program)
+_RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{"})
 # Wrappers that take operands before the command (a duration, a priority, a lock file).
 _OPERANDS = {"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1}
 _EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
@@ -91,7 +93,7 @@ _RUNS_AGAIN = re.compile(
     + "|".join(
         sorted(
             {*_EVAL, *_SHELLS, *_JOINERS, *_CODE_OPTIONS, *_SCRIPTED, *_WRAPPERS}
-            - (_RESERVED - {"time"})  # A=1 time cmd: the time program
+            - _RESERVED
             - {".", "git"}
         )
     )
@@ -123,10 +125,9 @@ def _unwrap(words: list[str]) -> tuple[str | None, list[str], bool]:
             assigned = True
             continue
         options = _WRAPPERS.get(name)
-        if options is None or (assigned and name in _RESERVED and name != "time"):
+        if options is None or (assigned and name in _RESERVED):
             return name, words[index + 1 :], wrapped
-        # (A=1 time cmd runs the time program, a wrapper)
-        wrapped = wrapped or name not in _RESERVED or assigned
+        wrapped = wrapped or name not in _RESERVED
         index += 1
         operands = _OPERANDS.get(name, 0)
         while index < len(words):
