@@ -76,6 +76,9 @@ def test_a_shell_given_the_value_as_a_script_argument_is_quiet(load, shell: str)
         ("sh -c $(true) {{ x }}", "sh"),
         ("sh -c `true` {{ x }}", "sh"),
         ("/bin/sh -c {{ x }}", "sh"),
+        ("su -c{{ x }}", "su"),  # su and fish read a value glued to -c (su -c'id' runs id)
+        ("fish -c{{ x }}", "fish"),
+        ("su --command={{ x }}", "su"),
         ("\\bash -c {{ x }}", "bash"),
     ],
 )
