@@ -175,6 +175,7 @@ def test_the_value_as_the_command_after_a_reserved_word_is_refused_not_warned(
 def test_after_an_assignment_a_reserved_word_is_a_plain_command_name(load, word: str) -> None:
     # bash: `A=1 if true` says "if: command not found"; the value is that program's argument
     assert run_again(load, f"A=1 {word} {{{{ x }}}}") == []
+    assert run_again(load, f"A=1 {word} sh -c {{{{ x }}}}") == []  # runs {word}, not sh
 
 
 def test_after_an_assignment_time_is_the_time_program_which_runs_the_value(load) -> None:
