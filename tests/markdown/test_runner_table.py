@@ -156,8 +156,31 @@ def test_the_code_option_glued_to_the_value_warns(load, program: str, option: st
 
 
 @pytest.mark.parametrize(
+    ("body", "program"),
+    [
+        ("perl -ne {{ x }}", "perl"),  # perl -wnle 'BEGIN{print 1}' runs the code
+        ("perl -lne {{ x }}", "perl"),
+        ("perl -pe {{ x }}", "perl"),
+        ("perl -pi -e {{ x }}", "perl"),
+        ("perl -0777 -ne {{ x }}", "perl"),
+        ("ruby -ne {{ x }}", "ruby"),
+        ("python3 -Ic {{ x }}", "python3"),  # python3 -Ic 'print(1)' runs the code
+        ("python -uBc {{ x }}", "python"),
+    ],
+)
+def test_a_code_option_bundled_with_others_warns(load, body: str, program: str) -> None:
+    assert one_warning(load, body).startswith(f"{{{{ x }}}} is given to {program}, {PROGRAM}")
+
+
+@pytest.mark.parametrize(
     "body",
     [
+        "perl -pie {{ x }}",  # -i takes "e" as the backup suffix: the value is a file
+        "perl -Mstrict script.pl {{ x }}",
+        "perl -Mmodule {{ x }}",
+        "python3 -Wignore {{ x }}",
+        "python3 -Xdev {{ x }}",
+        "ruby -rsecure {{ x }}",
         "perl script.pl {{ x }}",
         "perl -w script.pl {{ x }}",
         "perl -c {{ x }}",  # -c checks the syntax of the script file the value names

@@ -49,6 +49,14 @@ _CODE_OPTIONS: dict[str, frozenset[str]] = {
     "gawk": frozenset({"-e", "--source"}),
 }
 _PYTHON = re.compile(r"(python|pypy)[0-9.]*")
+# A code option at the end of a bundle of options that take no value: sh -ec, perl -lne,
+# ruby -ne, python3 -Ic (not perl -pie, where -i takes "e" as its backup suffix).
+_BUNDLES = {
+    "shell": re.compile(r"[-+][A-Za-z]*c[A-Za-z]*"),
+    "perl": re.compile(r"-[0-9acflnpstuwTUWX]*[eE]"),
+    "ruby": re.compile(r"-[0-9acdlnpsvw]*e"),
+    "python": re.compile(r"-[bBdEhiIOPqsSuvVx]*c"),
+}
 # Programs whose first operand is a program unless -f names a file.
 _SCRIPTED = frozenset({"awk", "gawk", "mawk", "nawk", "sed"})
 # Words that run what follows them as a command, with the options that take a value.
@@ -142,14 +150,16 @@ def _unwrap(words: list[str]) -> tuple[str | None, list[str], bool]:
     return None, [], wrapped
 
 
-def _program_operand(arguments: list[str], flags: frozenset[str], combined: bool) -> bool:
+def _program_operand(
+    arguments: list[str], flags: frozenset[str], bundle: re.Pattern[str] | None
+) -> bool:
     """Whether the last argument (the placeholder's word) is the program that a code option
     (``-c``, ``-e``...) takes: the first word after that option that is not an option."""
     after = None
     for index, word in enumerate(arguments):
         if PLACEHOLDER in word and after is None and any(word.startswith(f) for f in flags):
             return True  # glued: -e{{ x }}
-        if word in flags or (combined and re.fullmatch(r"[-+][A-Za-z]*c[A-Za-z]*", word)):
+        if word in flags or (bundle is not None and bundle.fullmatch(word)):
             after = index
     if after is None:
         return False
@@ -196,7 +206,7 @@ def _why(words: list[str]) -> str | None:
     if command in _EVAL:
         return f"{command}, which runs it as shell code"
     if command in _SHELLS:
-        if _program_operand(arguments, frozenset({"-c", "--command"}), combined=True):
+        if _program_operand(arguments, frozenset({"-c", "--command"}), _BUNDLES["shell"]):
             return f"{command}, which runs it as shell code"
         return None
     if command in _JOINERS:
@@ -204,13 +214,15 @@ def _why(words: list[str]) -> str | None:
             f"{command}, which joins its arguments into a command line for a shell: the "
             "value would run there as code. Pass it on stdin, or quote it for that shell too"
         )
+    bundle = _BUNDLES.get(command)
     if _PYTHON.fullmatch(command):
         flags = frozenset({"-c"})
+        bundle = _BUNDLES["python"]
     elif command in _CODE_OPTIONS:
         flags = _CODE_OPTIONS[command]
     else:
         flags = frozenset()
-    if flags and _program_operand(arguments, flags, combined=False):
+    if flags and _program_operand(arguments, flags, bundle):
         return f"{command}, which runs it as a program"
     if command in _SCRIPTED and _first_operand(arguments):
         return f"{command}, which runs it as a program (a {command} program can run commands)"
