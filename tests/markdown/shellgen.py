@@ -46,6 +46,7 @@ VALUES = [
     f"-va[$({TOUCH})]",
     f"1 ]] || {TOUCH} #",
     f"1 ) ; {TOUCH} #",
+    "touch",  # as the program, with a PWNED word after it (the value chooses the program)
 ]
 
 _COMMANDS = [
@@ -56,6 +57,8 @@ _COMMANDS = [
     "time echo", "alias", "source", "awk", "python3 -c", "sort", "ls", "printf", "read",
     # names and options spelled so that only bash's reading shows what they are
     "$'read'", '$"read"', "re{a,}d", "r''ead", "printf {-v,}", 'printf "-v"', "test {-v,}",
+    # a command name that may expand to nothing: the next word takes its place
+    "$v", "${v}", "$(true)", "`true`", '"$@"', "$v $w", "command $v",
 ]  # fmt: skip
 #: Declarations of X, spelled as bash may find them; some give X an attribute whose
 #: assignments bash evaluates, some do not, some only in another process.
@@ -101,7 +104,7 @@ class BodyGenerator:
         if r < 6:
             return self.placeholder()
         if r < 9:
-            return self.pick(["a", "b1", "-n", "--", "x=1", "1", "0", "*.md", "{a,b}", "~"])
+            return self.pick(["a", "b1", "-n", "--", "x=1", "1", "0", "*.md", "{a,b}", "~", MARKER])
         if depth > 2:
             return "w"
         nested = {
@@ -207,6 +210,10 @@ class BodyGenerator:
         """One or two simple commands, no stray characters and no sections: most of these
         load, so the checks of a command's words (names, options, redirections) are tried
         on many more bodies than whole scripts would give."""
+        if self.chance(0.15):  # a first word that may vanish, the value after it
+            first = self.pick(["$v", "${v}", "$(true)", "`true`", '"$@"', "$v $w", '"$v"',
+                               "$v a", "command $v", "$((0))", '"$*"', "$v$w", "x=$v"])  # fmt: skip
+            return f"{first} {self.placeholder()} {MARKER}"
         return "; ".join(self.simple(1) for _ in range(self.rng.choice((1, 1, 2))))
 
     def declared(self) -> str:

@@ -109,7 +109,7 @@ ACCEPTED = [
     pytest.param('"echo" -i k; k={{ x }}', id="quoted-other-command"),
     pytest.param("printf %s $(date) {{ x }}; k={{ x }}", id="substitution-before-a-value"),
     pytest.param("printf %s $((1 + 1)) {{ x }}", id="arithmetic-before-a-value"),
-    pytest.param("$(echo cat) {{ x }}", id="command-chosen-by-substitution"),
+    pytest.param('"$(echo cat)" {{ x }}', id="command-chosen-by-substitution"),
     pytest.param("declare -i n; for k in {{ x }}; do :; done", id="for-another-variable"),
     pytest.param("declare -i n; read -r k <<< {{ x }}", id="read-another-variable"),
     pytest.param("declare -i n; printf -v k %s {{ x }}", id="printf-another-variable"),

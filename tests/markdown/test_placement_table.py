@@ -8,6 +8,8 @@ placeholder through and the parse tree decides.
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from .conftest import errors
@@ -239,3 +241,56 @@ def test_values_after_words_read_as_written_are_allowed(load, body) -> None:
 def test_an_option_refusal_ends_with_its_fix(load, body, advice) -> None:
     (message,) = problems(load, body, "bash")
     assert message.endswith(advice), message
+
+
+# A command name that may expand to nothing: bash then runs the next word, the value, as the
+# command (shown in real bash first, with the value touch and a PWNED word after it).
+VANISHING = ["$v", "${v:-}", "$(true)", "`true`", "$@", '"$@"', '"${a[@]}"', "$v $w", "$v$w"]
+STAYING = ['"$v"', '"$*"', "$((0))", "$v a", '$v""', "${#v}", "${v:?}", "${v:=ls}"]
+
+
+@pytest.mark.parametrize("first", [*VANISHING, "command $v"])
+def test_a_value_after_a_name_that_may_vanish_is_refused(tmp_path, load, first: str) -> None:
+    body = f"{first} {{{{ x }}}} PWNED"
+    script = body.replace("{{ x }}", "touch")
+    subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, check=False)
+    assert (tmp_path / "PWNED").exists()
+    [message] = problems(load, body, "bash")
+    assert "which may expand to nothing (unset, empty, or no words): then the value is the" in (
+        message
+    )
+
+
+@pytest.mark.parametrize("first", STAYING)
+def test_a_value_after_a_name_that_stays_a_word_loads(tmp_path, load, first: str) -> None:
+    body = f"{first} {{{{ x }}}} PWNED"
+    script = body.replace("{{ x }}", "touch")
+    subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, check=False)
+    assert not (tmp_path / "PWNED").exists()
+    assert problems(load, body, "bash") == []
+
+
+def test_the_fix_quotes_the_name(load) -> None:
+    [message] = problems(load, "$v {{ x }}", "bash")
+    assert 'quote it ("$v" stays one word) or name the program in the file' in message
+    [message] = problems(load, '"$@" {{ x }}', "bash")
+    assert "; name the program in the file" in message
+
+
+# [[ … -eq … ]] evaluates each side as arithmetic, a unary -, ~ or ! around the value too.
+@pytest.mark.parametrize(
+    "body",
+    ["[[ ~{{ x }} -eq 1 ]]", "[[ -{{ x }} -eq 1 ]]", "[[ 1 -lt !{{ x }} ]]",
+     "[[ ! {{ x }} -eq 1 ]]", "[[ ( {{ x }} -ge 1 ) ]]"],
+)  # fmt: skip
+def test_a_value_under_a_unary_operator_in_an_arithmetic_test(tmp_path, load, body) -> None:
+    script = body.replace("{{ x }}", "'a[$(touch PWNED)]'")
+    subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, check=False)
+    assert (tmp_path / "PWNED").exists()
+    [message] = problems(load, body, "bash")
+    assert "in [[ … ]], which evaluates both sides as arithmetic" in message
+
+
+@pytest.mark.parametrize("body", ["[[ -n ~{{ x }} ]]", "[[ {{ x }} == 1 && 1 -eq 1 ]]"])
+def test_a_value_in_a_string_test_beside_arithmetic_loads(load, body) -> None:
+    assert problems(load, body, "bash") == []

@@ -52,7 +52,10 @@ cd "$1" || exit 3
 for f in ../scripts/*.sh; do
   S=$(cat "$f"; printf x); S=${S%x}
   ( ulimit -t 5; exec "${@:2}" -c "$S" ) </dev/null >/dev/null 2>&1
-  if [ -e PWNED ]; then echo "$f"; rm -f PWNED; fi
+  if [ -e PWNED ]; then echo "$f"; fi
+  # each script starts from an empty directory: a file one wrote (echo {{ x }} > lit holds
+  # the value as data) must not become code for the next (source lit)
+  rm -rf -- ./* ./.[!.]* 2>/dev/null
 done
 """
 

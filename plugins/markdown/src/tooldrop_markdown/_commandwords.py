@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "arguments", "chosen_when_run", "command_name", "destinations", "glued_before", "glued_prefix",
-    "in_printf_options", "redirect_owner", "stray_words", "word_value",
+    "in_printf_options", "may_vanish", "redirect_owner", "stray_words", "word_value",
 ]  # fmt: skip
 
 
@@ -86,6 +86,30 @@ def word_value(node: Node | None) -> str | None:
     parts = node.children if node.type == "concatenation" else [node]
     bare = "".join(node_text(p) if p.type == "word" else "q" for p in parts)
     return None if _EXPANDS.search(bare) else value
+
+
+#: Unquoted, these expand to no word at all when empty (arithmetic always gives a number).
+_VANISHING = frozenset({"simple_expansion", "expansion", "command_substitution"})
+#: Expansions that always give a word: a length, a default or an error for an unset or
+#: empty variable (``${EDITOR:-vi}``, ``${v:?}``), when the default is plain text.
+_STAYS = re.compile(r"\$\{(?:#\w+|\w+:?[-=?][^$`}]+|\w+:\?)\}")
+
+
+def may_vanish(node: Node) -> bool:
+    """Whether bash may make no word at all of ``node``: only unquoted expansions
+    (``$v``, ``${v}``, ``$(…)``, ```…```), or ``"$@"`` and ``"${a[@]}"``, which vanish even
+    quoted when they hold no element."""
+    if node.type == "command_name":  # always one named child: the name's word
+        node = node.named_children[0]
+    parts = node.children if node.type == "concatenation" else [node]
+    if all(part.type in _VANISHING and not _STAYS.fullmatch(node_text(part)) for part in parts):
+        return True
+    inner = node.named_children if node.type == "string" else []
+    return (
+        len(inner) == 1
+        and inner[0].type in ("simple_expansion", "expansion")
+        and "@" in node_text(inner[0])
+    )
 
 
 def chosen_when_run(node: Node) -> bool:

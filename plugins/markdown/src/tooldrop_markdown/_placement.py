@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from tooldrop import is_forbidden_env
 
-from ._bashtree import field_of, node_text, walk
+from ._bashtree import field_of, node_text, snippet, walk
 from ._bashwords import NAME_OPTIONS, NAME_TAKING, SPECIAL_ASSIGN
 from ._commandwords import (
     arguments,
@@ -21,6 +21,7 @@ from ._commandwords import (
     glued_before,
     glued_prefix,
     in_printf_options,
+    may_vanish,
     redirect_owner,
     word_value,
 )
@@ -206,6 +207,14 @@ def _argument(
 ) -> str | None:
     earlier = [w for w in arguments(command) if w.start_byte < word.start_byte]
     name_node, name, rest = command_name(command, earlier)
+    if name_node is not None and all(may_vanish(w) for w in [name_node, *rest]):
+        text = node_text(name_node)
+        quote = "" if text.startswith('"') else f'quote it ("{text}" stays one word) or '
+        return (
+            f"placeholder {tag} follows only {snippet(name_node)[1:-1]}, which may expand to "
+            "nothing (unset, empty, or no words): then the value is the command name and "
+            f"chooses the program; {quote}name the program in the file"
+        )
     if numeric:
         return None
     if name is None:
@@ -324,13 +333,16 @@ def _assignment(
 
 
 def _test(expression: Node, tag: str, numeric: bool) -> str | None:
-    operator = ""
-    if expression.type in ("binary_expression", "unary_expression"):
-        op = expression.child_by_field_name("operator")
-        operator = node_text(op) if op is not None else ""
+    # The operators of the expressions around the value, innermost first: -'v' -eq 1 and
+    # ~'v' -eq 1 compare a unary expression holding it, evaluated as arithmetic too.
+    operators: list[str] = []
     node: Node | None = expression
     while node is not None and node.type in _EXPRESSIONS:
+        op = node.child_by_field_name("operator")
+        operators.append(node_text(op) if op is not None else "")
         node = node.parent
+    operator = operators[0] if operators else ""
+    compared = next((o for o in operators if o in _ARITH_TESTS), None)
     if node is None or node.type != "test_command":
         if numeric:
             return None
@@ -345,11 +357,11 @@ def _test(expression: Node, tag: str, numeric: bool) -> str | None:
         not double and any(node_text(c) in ("-v", "-R") for c in walk(node))
     ):
         return _name_taking(f"{'[[' if double else '['} -v", tag)
-    if double and operator in _ARITH_TESTS:
+    if double and compared is not None:
         return (
-            f"placeholder {tag} is compared with {operator} in [[ … ]], which evaluates "
+            f"placeholder {tag} is compared with {compared} in [[ … ]], which evaluates "
             "both sides as arithmetic (a[$(…)] runs); make the parameter an integer, or "
-            f"compare with [ … {operator} … ], which only reads numbers"
+            f"compare with [ … {compared} … ], which only reads numbers"
         )
     return None
 
