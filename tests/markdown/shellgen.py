@@ -104,7 +104,7 @@ class BodyGenerator:
         if r < 6:
             return self.placeholder()
         if r < 9:
-            return self.pick(["a", "b1", "-n", "--", "x=1", "1", "0", "*.md", "{a,b}", "~", MARKER])
+            return self.pick(["a", "b1", "-n", "--", "x=1", "1", "0", "*.md", "{a,b}", "~"])
         if depth > 2:
             return "w"
         nested = {
