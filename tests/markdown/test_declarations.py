@@ -206,3 +206,23 @@ def test_only_a_value_after_ansi_c_quotes_is_refused_under_sh(load, body: str, l
     # dash reads $'a' as $ and 'a': what follows may be misquoted, not what comes before
     found = errors(load, body, PARAMS, "sh")
     assert found == [] if loads else any("comes after a $'…' string" in m for m in found)
+
+
+@pytest.mark.parametrize(
+    ("body", "variable"),
+    [
+        ("declare -i kk; printf -vkk %s {{ x }}", "kk"),
+        ("declare -i kk; printf -v kk %s {{ x }}", "kk"),
+        ("declare -ai kk; printf -v'kk[1]' %s {{ x }}", "kk"),
+    ],
+)
+def test_the_message_names_the_variable_printf_writes(load, body: str, variable: str) -> None:
+    [message] = errors(load, body, PARAMS, "bash")
+    assert f"is written into {variable}, whose assignments bash evaluates" in message
+
+
+def test_a_variable_named_like_a_reader_reads_nothing(tmp_path: Path, load) -> None:
+    # read=1 assigns a variable named read; the function reads nothing into REPLY
+    body = "declare -i REPLY; read=1; f() { cat; }; f <<< {{ x }}"
+    assert not run_bash(tmp_path, body)
+    assert errors(load, body, PARAMS, "bash") == []
