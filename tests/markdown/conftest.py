@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tooldrop import LoadResult, ToolHost
-from tooldrop_markdown import load_markdown
+from tooldrop_markdown import load_markdown, posix_quote, render
+from tooldrop_markdown._template import parse, tokenize
 
 HEADER = "---\nname: t\ndescription: d\n"
 
@@ -26,6 +28,17 @@ def errors(load: Callable[..., LoadResult], body: str, params: str, shell: str |
     extra = "" if shell is None else f"shell: {shell}\n"
     result = load(frontmatter(body, params, extra))
     return [p.message for p in result.problems if p.severity == "error"]
+
+
+def bash_runs(folder: Path, body: str, value: str, marker: str = "PWNED") -> bool:
+    """Render ``body`` with ``value`` quoted and no checks, run it with the real bash in
+    ``folder``: whether the value ran as code (the ``marker`` file appeared)."""
+    template, _ = parse(body, tokenize(body))
+    script = render(template, {"x": value}, posix_quote)
+    subprocess.run(
+        ["/bin/bash", "-c", script], cwd=folder, capture_output=True, timeout=10, check=False
+    )
+    return (folder / marker).exists()
 
 
 @pytest.fixture

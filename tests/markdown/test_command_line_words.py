@@ -8,16 +8,13 @@ written ``x`` here); then through a tool file, where the reading decides the war
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tooldrop_markdown import posix_quote, render
 from tooldrop_markdown._cmdline import command_words
-from tooldrop_markdown._template import parse, tokenize
 
-from .conftest import frontmatter
+from .conftest import bash_runs, frontmatter
 
 # (text, the words of its last simple command, redirections left out)
 WORDS = [
@@ -124,14 +121,7 @@ RUNS = [
 
 
 def bash_runs_it(tmp_path: Path, body: str) -> bool:
-    """Render ``body`` with the value quoted and no checks, run it with bash in a fresh
-    directory: whether the value ran as code."""
-    template, _ = parse(body, tokenize(body))
-    script = render(template, {"x": VALUE}, posix_quote)
-    subprocess.run(
-        ["/bin/bash", "-c", script], cwd=tmp_path, capture_output=True, timeout=10, check=False
-    )
-    return (tmp_path / MARKER).exists()
+    return bash_runs(tmp_path, body, VALUE, MARKER)
 
 
 @pytest.mark.parametrize(("body", "runs"), RUNS)

@@ -8,15 +8,11 @@ too, and leaves no marker."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tooldrop_markdown import posix_quote, render
-from tooldrop_markdown._template import parse, tokenize
-
-from .conftest import errors
+from .conftest import bash_runs, errors
 
 MARKER = "PWNED"
 HOSTILE = f"a[$(touch {MARKER})]"
@@ -122,13 +118,7 @@ ACCEPTED = [
 
 
 def run_bash(tmp_path: Path, body: str, value: str = HOSTILE) -> bool:
-    """Whether the real bash, given the hostile value, runs it."""
-    template, _ = parse(body, tokenize(body))
-    script = render(template, {"x": value}, posix_quote)
-    subprocess.run(
-        ["/bin/bash", "-c", script], cwd=tmp_path, capture_output=True, timeout=10, check=False
-    )
-    return (tmp_path / MARKER).exists()
+    return bash_runs(tmp_path, body, value, MARKER)
 
 
 @pytest.mark.parametrize(("body", "phrase"), REFUSED)
