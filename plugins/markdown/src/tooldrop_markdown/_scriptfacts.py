@@ -44,6 +44,8 @@ _ATTRIBUTES = frozenset("inaA")
 _DECLARING_WORD = re.compile(r"\b(?:declare|typeset|local)\b")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGNED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?=\[|\+?=)")
+#: Builtins that write their input into the variables they name.
+_READERS = frozenset({"read", "mapfile", "readarray"})
 #: How deep text run again (eval's, an alias's) is read for declarations in it.
 _DEPTH = 3
 
@@ -64,55 +66,52 @@ class ScriptFacts:
             self.ansi_at = min(found, default=None)
 
     @cached_property
-    def _declared(self) -> tuple[frozenset[str], str | None]:
-        # Read once, on the first assignment of a value that asks.
+    def _reading(self) -> _Reading:
+        # Read once, on the first placeholder that asks (an assignment, a here-string…).
         reading = _Reading()
         reading.script(self.root, _DEPTH)
-        return frozenset(reading.names), reading.unknown
-
-    @cached_property
-    def _readers(self) -> tuple[frozenset[str], frozenset[str]]:
-        read: set[str] = set()
-        functions: set[str] = set()
-        for node in walk(self.root):
-            if node.type == "function_definition":
-                functions.update(_text_of(node.child_by_field_name("name")))
-            elif node.type == "command" and _plain_name(node) in (None, *_READERS):
-                _, name, rest = command_name(node, arguments(node))
-                if name in _READERS:
-                    read.update(_names_read(name, rest))
-        return frozenset(read), frozenset(functions)
+        return reading
 
     @property
     def read_into(self) -> frozenset[str]:
         """Every variable a ``read``, ``mapfile`` or ``readarray`` of the script writes."""
-        return self._readers[0]
+        return frozenset(self._reading.read)
 
     @property
     def functions(self) -> frozenset[str]:
         """The names of the functions the script defines."""
-        return self._readers[1]
+        return frozenset(self._reading.functions)
 
     @property
     def evaluated(self) -> frozenset[str]:
         """Names an assignment to which bash evaluates."""
-        return self._declared[0]
+        return frozenset(self._reading.names)
 
     @property
     def unreadable(self) -> str | None:
         """A declaration whose names the checks cannot read (``declare -i "$v"``): then any
         variable may be evaluated on assignment. Its text, quoted for the message."""
-        return self._declared[1]
+        return self._reading.unknown
 
 
 class _Reading:
+    """One walk over the script (and the text it runs again): its declarations, its
+    readers' variables, its functions."""
+
     def __init__(self) -> None:
         self.names: set[str] = set()
         self.unknown: str | None = None
         self.aliases: dict[str, str] = {}
+        self.read: set[str] = set()
+        self.functions: set[str] = set()
 
     def script(self, root: Node, depth: int) -> None:
-        nodes = [n for n in walk(root) if n.type in ("command", "declaration_command")]
+        nodes = []
+        for node in walk(root):
+            if node.type in ("command", "declaration_command"):
+                nodes.append(node)
+            elif node.type == "function_definition":
+                self.functions.update(_text_of(node.child_by_field_name("name")))
         plain = {n.id: _plain_name(n) for n in nodes}
         # Most commands plainly run another program (ls): their words need no reading.
         commands = [_read(n) for n in nodes if plain[n.id] is None]
@@ -130,6 +129,8 @@ class _Reading:
                     self.declaration(node, [*node.children[1:], *stray_words(node)])
             elif name in DECLARING:
                 self.declaration(node, rest)
+            elif name in _READERS:
+                self.read.update(_names_read(name, rest))
             elif name in self.aliases or name == "eval":  # bash expands an alias named eval
                 self.again(node, self.aliases.get(name, ""), rest, depth)
             elif name is None and name_node is not None and not chosen_when_run(name_node):
@@ -177,7 +178,7 @@ class _Reading:
 
 #: A command name that is plainly some program: no quotes, escapes or expansions.
 _PLAIN = re.compile(r"[A-Za-z0-9_./:+-]+")
-_LOOKED_AT = DECLARING | BUILTIN_PREFIXES | {"eval", "alias"}
+_LOOKED_AT = DECLARING | BUILTIN_PREFIXES | _READERS | {"eval", "alias"}
 
 
 def _plain_name(command: Node) -> str | None:
@@ -196,10 +197,6 @@ def _name_in(value: str | None) -> str | None:
     """The variable a declaration's word names (``k``, ``k=1``, ``k[2]``, ``k+=1``)."""
     match = _NAME.match(value or "")
     return match.group() if match else None
-
-
-#: Builtins that write their input into the variables they name.
-_READERS = frozenset({"read", "mapfile", "readarray"})
 
 
 def written_into(parent: Node, word: Node, facts: ScriptFacts) -> list[str]:
