@@ -13,6 +13,12 @@ from tooldrop_markdown import load_markdown, posix_quote, render
 from tooldrop_markdown._template import parse, tokenize
 
 HEADER = "---\nname: t\ndescription: d\n"
+#: What the run-again warnings say of a value handed to a shell, or to a wrapper.
+SHELL_CODE = "which runs it as shell code: the quotes around the value do not protect it there"
+WRAPPER = (
+    "{{ x }} is given to a wrapper that runs its arguments as a command: the value chooses "
+    "the program; name the program in the file"
+)
 
 
 def frontmatter(body: str, params: str = "", extra: str = "") -> str:

@@ -13,17 +13,12 @@ import pytest
 
 from tooldrop_markdown._template import tokenize
 
-from .conftest import frontmatter
+from .conftest import SHELL_CODE, frontmatter
 
 PARAMS = "  x:\n    type: string\n  b:\n    type: boolean\n"
 
-SHELL_CODE = "which runs it as shell code: the quotes around the value do not protect it there"
 PROGRAM = "which runs it as a program: the quotes around the value do not protect it there"
 TELL = "If the tool is meant to run code, say so in its description and keep approval: always"
-WRAPPER = (
-    "{{ x }} is given to a wrapper that runs its arguments as a command: the value chooses "
-    "the program; name the program in the file"
-)
 
 
 def warnings(load, body: str) -> list[str]:

@@ -11,14 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import frontmatter
+from .conftest import SHELL_CODE, WRAPPER, frontmatter
 
 PARAMS = "  x:\n    type: string\n"
-SHELL_CODE = "which runs it as shell code: the quotes around the value do not protect it there"
-WRAPPER = (
-    "{{ x }} is given to a wrapper that runs its arguments as a command: the value chooses "
-    "the program; name the program in the file"
-)
 
 
 def run_again(load, body: str) -> list[str]:
