@@ -114,10 +114,13 @@ def tests_per_line(
         # tests were collected, is read by code anywhere that any of them may reach.
         dirs = tuple(f"{p}/" if (ROOT / p).is_dir() else p for p in TARGETS[target])
         every = sorted(t for t in durations if t.startswith(dirs) and t not in failed)
+        # Every test that may run for a mutant: its module's, and any other that reaches a
+        # line (a test of another folder, often a slow one that starts the CLI).
+        reaching = {t for tests in lines.values() for t in tests}
         found[target] = {
             "lines": lines,
             "every": every,
-            "durations": {t: durations.get(t, 0.0) for t in every},
+            "durations": {t: durations.get(t, 0.0) for t in sorted(reaching.union(every))},
             "failed": sorted(failed),
             "modules": list(modules),
         }
