@@ -256,9 +256,11 @@ def test_a_value_after_a_name_that_may_vanish_is_refused(tmp_path, load, first: 
     subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, check=False)
     assert (tmp_path / "PWNED").exists()
     [message] = problems(load, body, "bash")
-    assert "which may expand to nothing (unset, empty, or no words): then the value is the" in (
+    name = first.removeprefix("command ").split()[0]  # the word the message quotes
+    assert f"placeholder {{{{ x }}}} follows only {name}, which may expand to nothing (unset, " in (
         message
     )
+    assert "empty, or no words): then the value is the command name" in message
 
 
 @pytest.mark.parametrize("first", STAYING)
