@@ -187,8 +187,10 @@ def _judge(
     path.write_text(mutant.source, encoding="utf-8")
     seconds = 0.0
     try:
-        # A test that takes far longer than it did under coverage (itself slower) hangs.
-        limits = {t: 10 + 5 * durations.get(t, 0.0) for t in tests}
+        # A test that takes far longer than it did under coverage (itself slower) hangs: five
+        # times as long and five seconds more (a mutant that blocks on a FIFO is judged by
+        # this limit, so it sets the cost of each such kill).
+        limits = {t: 5 + 5 * durations.get(t, 0.0) for t in tests}
         budget = sum(durations.get(t, 0.0) for t in tests)
         timeout = 60 + 4 * budget if budget else 1800  # (--recheck: whole test directories)
         if fast and worker.session is not None:
@@ -199,12 +201,12 @@ def _judge(
                 if code == 0 and not confirm:
                     # A false survivor (the session computed something from the original
                     # code while collecting) only makes the report stricter, never hides a
-                    # gap; --confirm runs survivors again in a fresh pytest.
+                    # gap; without --no-confirm survivors run again in a fresh pytest.
                     return Verdict("survived", seconds, len(tests))
                 if code in (1, -9):
                     if failed:
                         selector.killed_by(mutant.line, failed)
-                    return Verdict("killed", seconds, len(tests))
+                    return _killed(seconds, tests, failed)
         HOW["fresh pytest"] += 1
         stages = [tests[:known], tests] if 0 < known < len(tests) else [tests]
         for stage in stages:
@@ -224,7 +226,12 @@ def _judge(
     # timed out (-9)
     if failed:
         selector.killed_by(mutant.line, failed)
-    return Verdict("killed", seconds, len(tests))
+    return _killed(seconds, tests, failed)
+
+
+def _killed(seconds: float, tests: list[str], failed: str | None) -> Verdict:
+    rank = tests.index(failed) + 1 if failed in tests else 0
+    return Verdict("killed", seconds, len(tests), failed, rank)
 
 
 @attrs.frozen
@@ -232,6 +239,8 @@ class Verdict:
     verdict: str
     seconds: float
     tests: int
+    by: str | None = None  # the test that killed it
+    rank: int = 0  # its place among the tests run (they stop there)
 
 
 def _fresh(
@@ -318,7 +327,8 @@ def mutate(
         if verbose:
             print(
                 f"  {verdict.verdict:8} {verdict.seconds:5.1f} s {verdict.tests:4} tests  "
-                f"{mutant.id}  L{mutant.line} {mutant.what}",
+                f"{mutant.id}  L{mutant.line} {mutant.what}"
+                + (f"  by #{verdict.rank} {verdict.by}" if verdict.by else ""),
                 flush=True,
             )
         elif done % 100 == 0:

@@ -23,8 +23,9 @@ copies only; your tree is never touched.
    failure. A line run at import time gets the tests covering the lines that use what it
    defines. Anything the session cannot patch (a class body, a default) runs in a fresh
    pytest (``_worker.py``), which imports the mutated file from disk as any user would; so do
-   the session's survivors with ``--confirm`` (a value the session computed from the original
-   code while collecting could hide a mutant: a false survivor, never a false kill).
+   the session's survivors (a value the session computed from the original code while
+   collecting could hide a mutant: a false survivor, never a false kill; ``--no-confirm``
+   skips this).
 3. Survivors listed in ``tests/mutation/equivalents.txt`` with a reason are *equivalent*
    (no test could tell them apart) and are not run again unless ``--all``; the rest are
    *real gaps*. ``--recheck`` runs each survivor once more against its module's whole test
@@ -133,10 +134,10 @@ def main(argv: list[str] | None = None) -> int:
         "they would kill shows as a gap)",
     )
     parser.add_argument(
-        "--confirm",
+        "--no-confirm",
         action="store_true",
-        help="run the session's survivors again in a fresh pytest (slower; finds kills that "
-        "a value computed while collecting hid)",
+        help="do not run the session's survivors again in a fresh pytest (quicker; a value "
+        "the session computed while collecting may then hide a kill)",
     )
     parser.add_argument(
         "--no-session",
@@ -226,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"equivalent), {len(targets)} modules, {jobs} jobs",
                 flush=True,
             )
-            pool = Pool(workers, confirm=args.confirm)
+            pool = Pool(workers, confirm=not args.no_confirm)
             outcome.update(mutate(to_run, selectors, pool, jobs, args.verbose))
             step("mutants")
             for mutant in to_run:
