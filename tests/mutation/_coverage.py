@@ -106,26 +106,40 @@ def tests_per_line(
             print(f"  {name}")
     CACHE.mkdir(exist_ok=True)
     for target in missing:
-        lines = {
-            str(line): sorted({c for c in contexts if c and c not in failed})
-            for line, contexts in by_target[target].items()
-        }
-        # Every test of its test paths: a public constant, set at import time while the
-        # tests were collected, is read by code anywhere that any of them may reach.
-        dirs = tuple(f"{p}/" if (ROOT / p).is_dir() else p for p in TARGETS[target])
-        every = sorted(t for t in durations if t.startswith(dirs) and t not in failed)
-        # Every test that may run for a mutant: its module's, and any other that reaches a
-        # line (a test of another folder, often a slow one that starts the CLI).
-        reaching = {t for tests in lines.values() for t in tests}
-        found[target] = {
-            "lines": lines,
-            "every": every,
-            "durations": {t: durations.get(t, 0.0) for t in sorted(reaching.union(every))},
-            "failed": sorted(failed),
-            "modules": list(modules),
-        }
+        found[target] = summary(target, by_target[target], durations, failed, list(modules))
         _cache_file(keys, target).write_text(json.dumps(found[target]), encoding="utf-8")
     return found
+
+
+def summary(
+    target: str,
+    contexts: dict[int, list[str]],
+    durations: dict[str, float],
+    failed: set[str],
+    modules: list[str],
+) -> dict[str, Any]:
+    """What the runner keeps of one target's coverage: ``lines`` (line → the tests that ran
+    it, those failing without a mutant left out), ``every`` test of its test paths,
+    ``durations`` of all of them, ``failed`` and ``modules``."""
+    lines = {
+        str(line): sorted({c for c in tests if c and c not in failed})
+        for line, tests in contexts.items()
+    }
+    # Every test of its test paths: a public constant, set at import time while the tests
+    # were collected, is read by code anywhere that any of them may reach.
+    dirs = tuple(f"{p}/" if (ROOT / p).is_dir() else p for p in TARGETS[target])
+    every = sorted(t for t in durations if t.startswith(dirs) and t not in failed)
+    # The duration of every test that may run for a mutant, its module's and any other that
+    # reaches a line (a test of another folder, often a slow one that starts the CLI): a
+    # test without one would count as the fastest, run first and escape --max-test-seconds.
+    reaching = {t for tests in lines.values() for t in tests}
+    return {
+        "lines": lines,
+        "every": every,
+        "durations": {t: durations.get(t, 0.0) for t in sorted(reaching.union(every))},
+        "failed": sorted(failed),
+        "modules": modules,
+    }
 
 
 def _import_time_uses(source: str) -> dict[int, set[int] | None]:
