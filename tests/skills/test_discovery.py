@@ -324,7 +324,7 @@ def test_stamping_a_bundle_tool_changes_only_its_origins_skill_and_visibility(
 ) -> None:
     from attrs import evolve
 
-    from tooldrop.host._discover import _stamped
+    from tooldrop.host._bundles import _stamped
 
     tree.flat_tool("x.md", t("x_tool", params=("a", "b")))
     (spec,) = tree.host().all_tools()

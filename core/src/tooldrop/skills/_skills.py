@@ -3,7 +3,7 @@
 A bundle is a directory directly under a skills root (the personal config dir's ``skills/``,
 the project's ``.<app>/skills/``) holding a ``skill.yaml``; its members are ``tools/*`` (loaded
 by the tool loaders, like any tools dir), ``agents/*.md`` (one subagent) and ``commands/*.md``.
-This module reads the roots, manifests and agents; ``_discover`` loads the tools and decides
+This module reads the roots, manifests and agents; ``host._bundles`` loads the tools and decides
 which bundle wins a name. Behaviour follows Nanocoder 1.30 except where docs/skills.md says.
 """
 
