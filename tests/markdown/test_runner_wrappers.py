@@ -91,6 +91,15 @@ def test_the_value_as_the_command_of_a_wrapper_warns(load, wrapper: str) -> None
 
 @pytest.mark.parametrize(
     "body",
+    ["timeout {{ x }}", "chrt {{ x }}", "taskset {{ x }}", "flock {{ x }}", "flock -w 5 {{ x }}"],
+)
+def test_the_value_as_the_operand_of_a_wrapper_is_data(load, body: str) -> None:
+    # a duration, a priority, a CPU mask, a lock file: the wrapper runs no program named by it
+    assert run_again(load, body) == []
+
+
+@pytest.mark.parametrize(
+    "body",
     [
         "find . -exec sh -c {{ x }} \\;",
         "find . -execdir sh -c {{ x }} \\;",

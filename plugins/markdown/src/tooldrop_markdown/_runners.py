@@ -83,6 +83,7 @@ _WRAPPERS: dict[str, frozenset[str]] = {
 # assignment, `A=1 time cmd`, it is the time program)
 _RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{"})
 # Wrappers that take operands before the command (a duration, a priority, a lock file).
+# The value as an operand is data: it picks no program.
 _OPERANDS = {"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1}
 _EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
@@ -142,7 +143,7 @@ def _unwrap(words: list[str]) -> tuple[str | None, list[str], bool]:
             word = words[index]
             if word.startswith("-") and len(word) > 1 and PLACEHOLDER not in word:
                 index += 2 if word in options else 1
-            elif operands and PLACEHOLDER not in word:
+            elif operands:  # the value as an operand (timeout {{ x }}) is data
                 operands -= 1
                 index += 1
             else:
