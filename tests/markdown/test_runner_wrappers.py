@@ -40,11 +40,25 @@ OPTIONS = [
     ("xargs", "--arg-file list"),
     ("stdbuf", "-i 0"), ("stdbuf", "-o L"), ("stdbuf", "-e 0"),
     ("ionice", "-c 3"), ("ionice", "-n 7"), ("ionice", "-p 1"),
-    ("flock", "-w 5"), ("flock", "-E 3"),
+    ("flock", "-w 5"), ("flock", "-E 3"), ("flock", "--timeout 5"), ("flock", "--wait 5"),
+    ("flock", "--conflict-exit-code 3"),
+    ("chroot", "--userspec me:me"), ("chroot", "--groups wheel"),
+    ("runuser", "-u me"), ("runuser", "--user me"), ("runuser", "-g wheel"),
+    ("runuser", "--group wheel"), ("runuser", "-G wheel"), ("runuser", "--supp-group wheel"),
+    ("runuser", "-s /bin/sh"), ("runuser", "--shell /bin/sh"), ("runuser", "-w PATH"),
+    ("runuser", "--whitelist-environment PATH"),
+    ("docker exec", "-e A=1"), ("docker exec", "--env A=1"), ("docker exec", "--env-file f"),
+    ("docker exec", "-u me"), ("docker exec", "--user me"), ("docker exec", "-w /tmp"),
+    ("docker exec", "--workdir /tmp"), ("docker exec", "--detach-keys ctrl-x"),
+    ("podman exec", "-e A=1"), ("podman exec", "--user me"),
     ("strace", "-o trace.log"), ("strace", "-e trace=execve"),
 ]  # fmt: skip
 # Wrappers that take operands before the command
-OPERANDS = {"timeout": "5", "chrt": "5", "taskset": "0x1", "flock": "/tmp/lock"}
+# (and runuser's -u, without which it is su, not a wrapper)
+OPERANDS = {
+    "timeout": "5", "chrt": "5", "taskset": "0x1", "flock": "/tmp/lock", "chroot": "/srv",
+    "docker exec": "c", "podman exec": "c", "runuser": "-u me",
+}  # fmt: skip
 
 
 def _ids(rows: list[tuple[str, str]]) -> list[str]:
@@ -72,7 +86,11 @@ WRAPPERS = [
     "stdbuf", "ionice", "unbuffer", "caffeinate", "strace", "ltrace", "nsenter", "unshare",
     "timeout 5", "chrt 5", "taskset 0x1", "flock /tmp/lock", "sudo -E", "env -i A=1 B=2",
     "nice -5", "xargs --replace=R", "time command", "A=1 sudo", "sudo A=1", "time",
-    "time -p", "! time", "A=1 time",
+    "time -p", "! time", "A=1 time", "chroot /srv", "chroot --skip-chdir /srv",
+    "chroot --userspec=me:me /srv", "runuser -u me", "runuser -u me --", "runuser --user me",
+    "runuser --user=me", "runuser -ume", "runuser -m -u me", "docker exec c",
+    "docker exec -it c", "podman exec c", "sudo docker exec c", "kubectl exec p --",
+    "kubectl exec -it p -c box --", "kubectl -n ns exec p --",
 ]  # fmt: skip
 
 

@@ -8,7 +8,8 @@ loads, ``tooldrop check`` shows it, and the tool should say so and keep ``approv
 The command is found past what does not change it: reserved words (``if``, ``then``, ``!``,
 ``{``), a leading backslash or quotes (``\\eval``), prefix assignments, and wrappers that run
 their arguments as a command (``sudo -u me``, ``env A=1``, ``timeout 5``, ``nice -n 5``,
-``xargs``, ``exec``, ``command``, ``find … -exec``).
+``xargs``, ``exec``, ``command``, ``find … -exec``, ``flock FILE``, ``chroot DIR``,
+``runuser -u me``, ``docker exec c``, ``podman exec c``, ``kubectl exec p --``).
 """
 
 from __future__ import annotations
@@ -24,8 +25,11 @@ __all__ = ["run_again", "scan_run_again"]
 
 # (alias is not here: a value given to alias is refused at load, as a name it reads)
 _EVAL = frozenset({"eval", "trap", "source", "."})
+_DASH_C = frozenset({"-c", "--command"})  # the shell's script, in shells and script -c
+# (runuser without -u is su: `runuser me -c cmd` runs cmd with the shell)
 _SHELLS = frozenset({
     "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "su", "fish", "csh", "tcsh",
+    "runuser",
 })  # fmt: skip
 # Programs that join their arguments into a command line for a shell.
 _JOINERS = frozenset({"ssh", "watch", "parallel"})
@@ -56,9 +60,13 @@ _BUNDLES = {
     "perl": re.compile(r"-[0-9acflnpstuwTUWX]*[eE]"),
     "ruby": re.compile(r"-[0-9acdlnpsvw]*e"),
     "python": re.compile(r"-[bBdEhiIOPqsSuvVx]*c"),
+    "script": re.compile(r"-[aefq]*c"),  # script -qc: its options that take no value
 }
 # Programs whose first operand is a program unless -f names a file.
 _SCRIPTED = frozenset({"awk", "gawk", "mawk", "nawk", "sed"})
+# The options of docker exec and podman exec that take a value.
+_CONTAINER = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir",
+                        "--detach-keys"})  # fmt: skip
 # Words that run what follows them as a command, with the options that take a value.
 _WRAPPERS: dict[str, frozenset[str]] = {
     "if": frozenset(), "then": frozenset(), "else": frozenset(), "elif": frozenset(),
@@ -75,16 +83,31 @@ _WRAPPERS: dict[str, frozenset[str]] = {
                         "--max-procs", "--delimiter", "--arg-file"}),  # --replace=R: glued
     "stdbuf": frozenset({"-i", "-o", "-e"}),
     "ionice": frozenset({"-c", "-n", "-p"}),
-    "chrt": frozenset(), "taskset": frozenset(), "flock": frozenset({"-w", "-E"}),
+    "chrt": frozenset(), "taskset": frozenset(),
+    "flock": frozenset({"-w", "-E", "--timeout", "--wait", "--conflict-exit-code"}),
     "unbuffer": frozenset(), "caffeinate": frozenset(), "strace": frozenset({"-o", "-e"}),
     "ltrace": frozenset(), "nsenter": frozenset(), "unshare": frozenset(),
+    "chroot": frozenset({"--userspec", "--groups"}),
+    "runuser": frozenset({"-u", "--user", "-g", "--group", "-G", "--supp-group", "-s",
+                          "--shell", "-w", "--whitelist-environment"}),
+    # inside a container; docker run is left out: too many of its options take a value to
+    # find its command reliably
+    "docker exec": _CONTAINER, "podman exec": _CONTAINER,
 }  # fmt: skip
 # (time is a wrapper here: `time {{ x }}` times the program the value names, and after an
 # assignment, `A=1 time cmd`, it is the time program)
 _RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{"})
-# Wrappers that take operands before the command (a duration, a priority, a lock file).
-# The value as an operand is data: it picks no program.
-_OPERANDS = {"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1}
+# Wrappers that take operands before the command (a duration, a priority, a lock file, the
+# new root, the container). The value as an operand is data: it picks no program.
+_OPERANDS = {
+    "timeout": 1, "chrt": 1, "taskset": 1, "flock": 1, "chroot": 1, "docker exec": 1,
+    "podman exec": 1,
+}  # fmt: skip
+# Wrappers that, given one of these options right after their operands, run the one word
+# after it with the shell instead of a command: flock FILE -c CMD runs sh -c CMD.
+_THEN_SHELL = {"flock": _DASH_C}
+# runuser is a wrapper only with -u (runuser -u me cmd); without it, it is su (see _SHELLS).
+_RUNUSER_WRAPS = re.compile(r"-u[^\0]*|--user(?:=[^\0]*)?")
 _EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 # A word made only of expansions that may expand to nothing and vanish, so the word after
@@ -93,6 +116,10 @@ _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 _MAY_VANISH = re.compile(
     r"(?:\$[\w@*!]+|\$\{[^}]*\}|\$\([^)]*\)+|`[^`]*`|\"\$@\"|\"\$\{[^}]*@[^}]*\}\")+"
 )
+# Programs read by a function of their own (script -c, sg GROUP, kubectl exec … --), and the
+# first words of the wrappers (docker exec: docker).
+_OWN = frozenset({"script", "sg", "kubectl"})
+_WRAPPED_BY = frozenset(name.split()[0] for name in _WRAPPERS)
 
 
 # Any of those programs named as a whole word (after a / or a backslash too), or the dot
@@ -101,7 +128,7 @@ _RUNS_AGAIN = re.compile(
     r"(?<![\w.-])(?:"
     + "|".join(
         sorted(
-            {*_EVAL, *_SHELLS, *_JOINERS, *_CODE_OPTIONS, *_SCRIPTED, *_WRAPPERS}
+            {*_EVAL, *_SHELLS, *_JOINERS, *_CODE_OPTIONS, *_SCRIPTED, *_OWN, *_WRAPPED_BY}
             - _RESERVED
             - {".", "git"}
         )
@@ -133,14 +160,30 @@ def _unwrap(words: list[str]) -> tuple[str | None, list[str], bool]:
             index += 1
             assigned = True
             continue
+        if name == "kubectl":
+            start = _kubectl_command(words[index + 1 :])
+            if start is None:
+                return name, words[index + 1 :], wrapped
+            index += 1 + start
+            wrapped = True
+            continue
+        if name in ("docker", "podman") and _name(words[index + 1]) == "exec":
+            name = f"{name} exec"
+            index += 1
         options = _WRAPPERS.get(name)
-        if options is None or (assigned and name in _RESERVED):
+        if (
+            options is None
+            or (assigned and name in _RESERVED)
+            or (name == "runuser" and not any(map(_RUNUSER_WRAPS.fullmatch, words[index:])))
+        ):
             return name, words[index + 1 :], wrapped
         wrapped = wrapped or name not in _RESERVED
         index += 1
         operands = _OPERANDS.get(name, 0)
         while index < len(words):
             word = words[index]
+            if not operands and word in _THEN_SHELL.get(name, ()):
+                return name, words[index:], wrapped
             if word.startswith("-") and len(word) > 1 and PLACEHOLDER not in word:
                 index += 2 if word in options else 1
             elif operands:  # the value as an operand (timeout {{ x }}) is data
@@ -149,6 +192,16 @@ def _unwrap(words: list[str]) -> tuple[str | None, list[str], bool]:
             else:
                 break
     return None, [], wrapped
+
+
+def _kubectl_command(arguments: list[str]) -> int | None:
+    """Where the command of ``kubectl exec … -- cmd`` starts in ``arguments`` (past the
+    ``--``), or None: without ``--`` the command is not guessed (kubectl's options may come
+    anywhere, and which take a value depends on its version)."""
+    names = [_name(word) for word in arguments]
+    if "--" not in names or "exec" not in names[: names.index("--")]:
+        return None
+    return names.index("--") + 1
 
 
 def _program_operand(
@@ -170,6 +223,34 @@ def _program_operand(
         if not (w.startswith("-") and PLACEHOLDER not in w) and not _MAY_VANISH.fullmatch(w)
     ]
     return bool(rest) and PLACEHOLDER in rest[0]
+
+
+def _option_value(
+    arguments: list[str], flags: frozenset[str], bundle: re.Pattern[str] | None
+) -> bool:
+    """Whether the last argument (the placeholder's word) is the value of an option in
+    ``flags``, read as getopt reads it: glued (``-c{{ x }}``), or the very next word, even one
+    that starts with a dash (``script -c -q {{ x }}`` gives -c the value -q), past words that
+    may vanish."""
+    words = [w for w in arguments if not _MAY_VANISH.fullmatch(w)]
+    if any(words[-1].startswith(f) for f in flags):
+        return True
+    before = words[-2] if len(words) > 1 else ""
+    return before in flags or (bundle is not None and bundle.fullmatch(before) is not None)
+
+
+def _sg_command(arguments: list[str]) -> bool:
+    """sg [-] GROUP [-c] COMMAND (shadow's sg runs COMMAND with /bin/sh -c, and reads no other
+    option): whether the placeholder's word is COMMAND, with the words that may vanish there
+    or gone."""
+    for words in (arguments, [w for w in arguments if not _MAY_VANISH.fullmatch(w)]):
+        rest = words[1:] if words[:1] == ["-"] else words
+        rest = rest[1:]  # the group
+        if rest[:1] == ["-c"]:
+            rest = rest[1:]
+        if len(rest) == 1:  # the placeholder's word is the last
+            return True
+    return False
 
 
 def _first_operand(arguments: list[str]) -> bool:
@@ -206,8 +287,17 @@ def _why(words: list[str]) -> str | None:
         return None
     if command in _EVAL:
         return f"{command}, which runs it as shell code"
+    # script -c CMD and flock FILE -c CMD run CMD with the shell; sg GROUP [-c] CMD too
+    if command == "script":
+        shell = _option_value(arguments, _DASH_C, _BUNDLES["script"])
+        return f"{command}, which runs it as shell code" if shell else None
+    if command in _THEN_SHELL:
+        shell = _option_value(arguments, _THEN_SHELL[command], None)
+        return f"{command}, which runs it as shell code" if shell else None
+    if command == "sg":
+        return f"{command}, which runs it as shell code" if _sg_command(arguments) else None
     if command in _SHELLS:
-        if _program_operand(arguments, frozenset({"-c", "--command"}), _BUNDLES["shell"]):
+        if _program_operand(arguments, _DASH_C, _BUNDLES["shell"]):
             return f"{command}, which runs it as shell code"
         return None
     if command in _JOINERS:
