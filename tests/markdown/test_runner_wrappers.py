@@ -45,7 +45,8 @@ OPTIONS = [
     ("chroot", "--userspec me:me"), ("chroot", "--groups wheel"),
     ("runuser", "-u me"), ("runuser", "--user me"), ("runuser", "-g wheel"),
     ("runuser", "--group wheel"), ("runuser", "-G wheel"), ("runuser", "--supp-group wheel"),
-    ("runuser", "-s /bin/sh"), ("runuser", "--shell /bin/sh"), ("runuser", "-w PATH"),
+    ("runuser", "-s /bin/bash"), ("runuser", "--shell /bin/bash"),  # not sh: told apart
+    ("runuser", "-w PATH"),
     ("runuser", "--whitelist-environment PATH"),
     ("docker exec", "-e A=1"), ("docker exec", "--env A=1"), ("docker exec", "--env-file f"),
     ("docker exec", "-u me"), ("docker exec", "--user me"), ("docker exec", "-w /tmp"),

@@ -116,10 +116,9 @@ _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 _MAY_VANISH = re.compile(
     r"(?:\$[\w@*!]+|\$\{[^}]*\}|\$\([^)]*\)+|`[^`]*`|\"\$@\"|\"\$\{[^}]*@[^}]*\}\")+"
 )
-# Programs read by a function of their own (script -c, sg GROUP, kubectl exec … --), and the
-# first words of the wrappers (docker exec: docker).
-_OWN = frozenset({"script", "sg", "kubectl"})
-_WRAPPED_BY = frozenset(name.split()[0] for name in _WRAPPERS)
+# Programs read by a function of their own (script -c, sg GROUP). docker exec, podman exec and
+# kubectl exec need no word here: exec, a wrapper, is one.
+_OWN = frozenset({"script", "sg"})
 
 
 # Any of those programs named as a whole word (after a / or a backslash too), or the dot
@@ -128,7 +127,7 @@ _RUNS_AGAIN = re.compile(
     r"(?<![\w.-])(?:"
     + "|".join(
         sorted(
-            {*_EVAL, *_SHELLS, *_JOINERS, *_CODE_OPTIONS, *_SCRIPTED, *_OWN, *_WRAPPED_BY}
+            {*_EVAL, *_SHELLS, *_JOINERS, *_CODE_OPTIONS, *_SCRIPTED, *_OWN, *_WRAPPERS}
             - _RESERVED
             - {".", "git"}
         )
@@ -163,7 +162,7 @@ def _unwrap(words: list[str]) -> tuple[str | None, list[str], bool]:
         if name == "kubectl":
             start = _kubectl_command(words[index + 1 :])
             if start is None:
-                return name, words[index + 1 :], wrapped
+                return None, [], wrapped  # no command is guessed
             index += 1 + start
             wrapped = True
             continue
