@@ -84,8 +84,8 @@ def tests_per_line(
         done = subprocess.run(
             command, cwd=copy, env=env, capture_output=True, text=True, check=False
         )
-        summary = done.stdout.strip().splitlines()[-1:] or ["(no output)"]
-        print(f"coverage: {summary[0]}", flush=True)
+        last = done.stdout.strip().splitlines()[-1:] or ["(no output)"]
+        print(f"coverage: {last[0]}", flush=True)
         import coverage
 
         merged = coverage.Coverage(data_file=str(Path(data) / ".coverage"), config_file=False)
