@@ -162,7 +162,9 @@ def _import_time_uses(source: str) -> dict[int, set[int] | None]:
             loads[node.id].add(node.lineno)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             exported.add(node.value)  # names in __all__ (and other strings: harmless)
-    uses: dict[int, set[int] | None] = {}
+    spans: list[range] = []
+    reads: list[set[int] | None] = []  # per statement: the lines reading what it defines
+    inners: list[set[int]] = []
     for stmt in tree.body:
         span = range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1)
         names: set[str] = set()
@@ -176,10 +178,35 @@ def _import_time_uses(source: str) -> dict[int, set[int] | None]:
         public = isinstance(stmt, ast.ClassDef) or any(
             not name.startswith("_") or name in exported for name in names
         )
-        used = None if public else inner | {line for name in names for line in loads[name]}
+        spans.append(span)
+        inners.append(inner)
+        reads.append(None if public else {line for name in names for line in loads[name]})
+    owner = {line: i for i, span in enumerate(spans) for line in span if line not in runtime}
+
+    def used(index: int, seen: set[int]) -> set[int] | None:
+        # A reader run at import time is itself a definition (``_TABLE = {"x": _PART}``):
+        # what reads it uses this too, down to the function bodies that read the last one.
+        found = set(inners[index])
+        direct = reads[index]
+        if direct is None:
+            return None
+        for line in direct - set(spans[index]):
+            found.add(line)
+            other = owner.get(line)
+            if other is not None and other not in seen:
+                seen.add(other)
+                further = used(other, seen)
+                if further is None:
+                    return None  # read by something public: any test may reach it
+                found |= further
+        return found
+
+    uses: dict[int, set[int] | None] = {}
+    for index, span in enumerate(spans):
+        lines = used(index, {index})
         for line in span:
             if line not in runtime:
-                uses[line] = None if used is None else used - set(span) | inner
+                uses[line] = lines
     return uses
 
 

@@ -62,6 +62,15 @@ def test_a_line_run_at_import_time_gets_the_tests_of_what_reads_it() -> None:
     assert 7 not in uses  # a function's body runs when called, not at import
 
 
+def test_a_constant_read_by_another_gets_the_tests_of_what_reads_that_one() -> None:
+    # _CONTAINER's mutants once ran only the tests that happened to import the module: its
+    # reader, the _WRAPPERS table, runs at import time and no test is credited with it.
+    source = "_PART = 1\n_TABLE = {'x': _PART}\n\n\ndef f():\n    return _TABLE\n"
+    assert _import_time_uses(source)[1] == {2, 6}
+    public = "_PART = 1\nTABLE = [_PART]\n"
+    assert _import_time_uses(public)[1] is None  # read through a public name: every test
+
+
 SOURCE = '''"""A docstring is no mutant."""
 
 __all__ = ["f"]
