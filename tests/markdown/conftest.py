@@ -19,6 +19,8 @@ WRAPPER = (
     "{{ x }} is given to a wrapper that runs its arguments as a command: the value chooses "
     "the program; name the program in the file"
 )
+#: How the warnings for a program that runs the value as code end.
+TELL = "If the tool is meant to run code, say so in its description and keep approval: always"
 
 
 def frontmatter(body: str, params: str = "", extra: str = "") -> str:
@@ -34,6 +36,13 @@ def errors(load: Callable[..., LoadResult], body: str, params: str, shell: str |
     extra = "" if shell is None else f"shell: {shell}\n"
     result = load(frontmatter(body, params, extra))
     return [p.message for p in result.problems if p.severity == "error"]
+
+
+def warnings(load: Callable[..., LoadResult], body: str, params: str) -> list[str]:
+    """The warning messages of a tool file with ``body``, which must load."""
+    result = load(frontmatter(body, params))
+    assert result.tools, [p.format() for p in result.problems]
+    return [p.message for p in result.problems if p.severity == "warning"]
 
 
 def bash_runs(folder: Path, body: str, value: str, marker: str = "PWNED") -> bool:

@@ -17,17 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import SHELL_CODE, WRAPPER, bash_runs, frontmatter
+from .conftest import SHELL_CODE, TELL, WRAPPER, bash_runs, warnings
 
 PARAMS = "  x:\n    type: string\n"
-TELL = "If the tool is meant to run code, say so in its description and keep approval: always"
 
 
 def run_again(load, body: str) -> list[str]:
     """The warnings of ``body``, which must load."""
-    result = load(frontmatter(body, PARAMS))
-    assert result.tools, [p.format() for p in result.problems]
-    return [p.message for p in result.problems if p.severity == "warning"]
+    return warnings(load, body, PARAMS)
 
 
 def shell_code(program: str) -> str:

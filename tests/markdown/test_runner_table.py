@@ -13,19 +13,17 @@ import pytest
 
 from tooldrop_markdown._template import tokenize
 
-from .conftest import SHELL_CODE, frontmatter
+from .conftest import SHELL_CODE, TELL, frontmatter
+from .conftest import warnings as loaded_warnings
 
 PARAMS = "  x:\n    type: string\n  b:\n    type: boolean\n"
 
 PROGRAM = "which runs it as a program: the quotes around the value do not protect it there"
-TELL = "If the tool is meant to run code, say so in its description and keep approval: always"
 
 
 def warnings(load, body: str) -> list[str]:
     """The warning messages of a tool whose body is ``body`` (the tool must load)."""
-    result = load(frontmatter(body, PARAMS))
-    assert result.tools, [p.format() for p in result.problems]
-    return [p.message for p in result.problems if p.severity == "warning"]
+    return loaded_warnings(load, body, PARAMS)
 
 
 def run_again(load, body: str) -> list[str]:
