@@ -204,9 +204,7 @@ def _judge(
                     # gap; without --no-confirm survivors run again in a fresh pytest.
                     return Verdict("survived", seconds, len(tests))
                 if code in (1, -9):
-                    if failed:
-                        selector.killed_by(mutant.line, failed)
-                    return _killed(seconds, tests, failed)
+                    return _killed(selector, mutant, seconds, tests, failed)
         HOW["fresh pytest"] += 1
         stages = [tests[:known], tests] if 0 < known < len(tests) else [tests]
         for stage in stages:
@@ -224,12 +222,15 @@ def _judge(
         return Verdict(error, seconds, len(tests))
     # failed (1), errors while collecting (2), a conftest the mutant keeps from importing (4),
     # timed out (-9)
+    return _killed(selector, mutant, seconds, tests, failed)
+
+
+def _killed(
+    selector: Selector, mutant: Mutant, seconds: float, tests: list[str], failed: str | None
+) -> Verdict:
+    """The verdict of a kill; the test that failed goes first for the mutants after it."""
     if failed:
         selector.killed_by(mutant.line, failed)
-    return _killed(seconds, tests, failed)
-
-
-def _killed(seconds: float, tests: list[str], failed: str | None) -> Verdict:
     rank = tests.index(failed) + 1 if failed in tests else 0
     return Verdict("killed", seconds, len(tests), failed, rank)
 

@@ -23,18 +23,9 @@ import pytest
 _CONTEXT = "TOOLDROP_MUTATION_CONTEXT"
 _durations: dict[str, float] = {}
 _failed: set[str] = set()
+_MEASURED = frozenset(os.environ.get("TOOLDROP_MUTATION_INCLUDE", "").split(os.pathsep))
 _caches: list[Any] = []
 _scanned: set[str] = set()  # the measured modules whose caches are in _caches
-
-
-def _ours(module: object) -> bool:
-    """Whether ``module`` is the repository's (its copy's), not the venv's or the stdlib's."""
-    where = getattr(module, "__file__", None)
-    if not where:
-        return False
-    root = Path(os.environ["TOOLDROP_MUTATION_ROOT"]).resolve()
-    path = Path(where).resolve()
-    return path.is_relative_to(root) and not path.is_relative_to(Path(sys.prefix).resolve())
 
 
 def _measured_caches() -> list[Any]:
@@ -42,9 +33,8 @@ def _measured_caches() -> list[Any]:
     each such module imported so far (a module is read once). Only theirs: a mutant's run
     empties the mutated module's caches, and emptying every cache of the project (the
     plugins' entry points, the parsers) made this step twice as slow."""
-    measured = set(os.environ["TOOLDROP_MUTATION_INCLUDE"].split(os.pathsep))
     for name, module in list(sys.modules.items()):
-        if name in _scanned or getattr(module, "__file__", None) not in measured:
+        if name in _scanned or getattr(module, "__file__", None) not in _MEASURED:
             continue
         _scanned.add(name)
         places = [vars(module)]
@@ -85,13 +75,17 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 def _third_party() -> list[str]:
     """Modules imported from outside the repository (site-packages, the stdlib), in the order
     they were first imported."""
+    root = Path(os.environ["TOOLDROP_MUTATION_ROOT"]).resolve()
+    venv = Path(sys.prefix).resolve()
     found = []
     for name, module in list(sys.modules.items()):
         where = getattr(module, "__file__", None)
         if not where or name.startswith(("tooldrop", "llm_tools_tooldrop", "coverage")):
             continue
-        if not _ours(module):
-            found.append(name)
+        path = Path(where).resolve()
+        if path.is_relative_to(root) and not path.is_relative_to(venv):
+            continue
+        found.append(name)
     skip = {"__main__", "__mp_main__", "sitecustomize", "tooldrop_mutation_plugin"}
     return [name for name in found if name not in skip]
 
